@@ -1,0 +1,92 @@
+#include "attack.h"
+#include "geometry.h"
+#include "position.h"
+
+/* Walks one ray from sq and reports whether a piece of `by` attacks along it. On `by`'s own
+ * first rank its Rooks see through their Guards (rule 3.1a), so the walk goes on past them. */
+static int ray_attacked(const uint8_t *b, int sq, int d, int by, int diagonal, int rook_xray)
+{
+    int s = sq + d, dist = 1, passed_guard = 0;
+    for (;; s += d, dist++) {
+        uint8_t p = b[s];
+        if (p == EMPTY)
+            continue;
+        if (p == OFF || PCOLOR(p) != by)
+            return 0;
+        int t = PTYPE(p);
+        if (!passed_guard) {
+            if (t == QUEEN || (p & POWER_BIT))
+                return 1;
+            if (diagonal) {
+                if (t == BISHOP || (t == QGUARD && dist <= 3) || (t == KGUARD && dist == 1))
+                    return 1;
+            } else {
+                if (t == ROOK || (t == KGUARD && dist <= 3) || (t == QGUARD && dist == 1))
+                    return 1;
+            }
+        } else if (t == ROOK) {
+            return 1;
+        }
+        if (rook_xray && (t == QGUARD || t == KGUARD)) {
+            passed_guard = 1;
+            continue;
+        }
+        return 0;
+    }
+}
+
+/* Rule 3.1c: the Rook holding a recapture right attacks S through its own Guards. */
+static int recapture_attacks(const Position *pos, int sq, int by, int rook)
+{
+    if (pos->board[rook] != MAKE_PIECE(ROOK, by))
+        return 0;
+    int d;
+    if (FILE_OF(sq) == FILE_OF(rook))
+        d = sq > rook ? MB_W : -MB_W;
+    else if (RANK_OF(sq) == RANK_OF(rook))
+        d = sq > rook ? 1 : -1;
+    else
+        return 0;
+    for (int s = rook + d; s != sq; s += d) {
+        uint8_t p = pos->board[s];
+        if (p != EMPTY && !(PCOLOR(p) == by && pos_is_guard(p)))
+            return 0;
+    }
+    return 1;
+}
+
+int att_attacked(const Position *pos, int sq, int by, int recap, int recap_rook)
+{
+    const uint8_t *b = pos->board;
+    int back = by == WHITE ? -MB_W : MB_W;
+    uint8_t pawn = MAKE_PIECE(PAWN, by), knight = MAKE_PIECE(KNIGHT, by);
+    if (b[sq + back - 1] == pawn || b[sq + back + 1] == pawn)
+        return 1;
+    for (int i = 0; i < 8; i++)
+        if (b[sq + geo_knight[i]] == knight)
+            return 1;
+    int ks = pos->king[by] - sq;
+    if (ks == DIR_N || ks == DIR_S || ks == DIR_E || ks == DIR_W || ks == DIR_NE ||
+        ks == DIR_NW || ks == DIR_SE || ks == DIR_SW)
+        return 1;
+    int royal = pos->variant == VARIANT_ROYAL;
+    int xray = royal && RANK_OF(sq) == pos_first_rank(pos, by);
+    for (int i = 0; i < 4; i++) {
+        if (ray_attacked(b, sq, geo_diag[i], by, 1, 0))
+            return 1;
+        int horizontal = geo_orth[i] == DIR_E || geo_orth[i] == DIR_W;
+        if (ray_attacked(b, sq, geo_orth[i], by, 0, xray && horizontal))
+            return 1;
+    }
+    if (royal && recap == sq && recap_rook && recapture_attacks(pos, sq, by, recap_rook))
+        return 1;
+    return 0;
+}
+
+int att_in_check(const Position *pos, int color)
+{
+    /* The recorded recapture right belongs to the side to move. */
+    int theirs = pos->side != color;
+    return att_attacked(pos, pos->king[color], !color, theirs ? pos->recap : 0,
+                        theirs ? pos->recap_rook : 0);
+}

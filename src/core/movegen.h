@@ -1,0 +1,15 @@
+/* Move generation for both games: pseudo-legal moves, the legality filter, castling. */
+#ifndef RC_MOVEGEN_H
+#define RC_MOVEGEN_H
+
+#include "types.h"
+
+void gen_legal(Position *pos, MoveList *list);
+int gen_count_legal(Position *pos);
+int gen_is_legal(Position *pos, Move m, Move *exact);
+/* A Guard's major and minor targets, apart (pseudo-legal, for user interfaces). */
+void gen_guard_targets(const Position *pos, int sq, MoveList *major, MoveList *minor);
+/* Kinds the side to move may promote to now (bit t set for type t). */
+int gen_promotion_mask(const Position *pos);
+
+#endif
