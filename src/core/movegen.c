@@ -356,10 +356,46 @@ static void gen_castling_royal(Position *pos, MoveList *l)
             l->moves[l->n++] = cand.moves[i];
 }
 
-static inline int aligned(int a, int b)
+/* Own pieces that may be pinned: the first own piece on a line from the King with, further
+ * on, an enemy piece that could attack along that line. Conservative for Royal Chess (any
+ * enemy Guard counts), so a listed piece is only tested, never wrongly trusted. */
+static int find_pins(const Position *pos, int *pins)
 {
-    int df = FILE_OF(a) - FILE_OF(b), dr = RANK_OF(a) - RANK_OF(b);
-    return df == 0 || dr == 0 || df == dr || df == -dr;
+    const uint8_t *b = pos->board;
+    int us = pos->side, ksq = pos->king[us], n = 0;
+    for (int i = 0; i < 8; i++) {
+        int d = geo_king[i], diagonal = i >= 4, s = ksq + d;
+        while (b[s] == EMPTY)
+            s += d;
+        if (b[s] == OFF || PCOLOR(b[s]) != us)
+            continue;
+        int cand = s;
+        s += d;
+        while (b[s] == EMPTY)
+            s += d;
+        uint8_t p = b[s];
+        if (p == OFF || PCOLOR(p) == us)
+            continue;
+        int t = PTYPE(p);
+        if (t == QUEEN || t == QGUARD || t == KGUARD || (diagonal ? t == BISHOP : t == ROOK))
+            pins[n++] = cand;
+    }
+    return n;
+}
+
+/* A King step is safe if the target is not attacked with the King lifted off its square.
+ * Taking a Rook of a pair creates a recapture right, so that case is played out in full. */
+static int king_step_safe(Position *pos, Move m)
+{
+    int us = pos->side, from = MV_FROM(m), to = MV_TO(m);
+    uint8_t victim = pos->board[to];
+    if (pos->variant == VARIANT_ROYAL && victim != EMPTY && PTYPE(victim) == ROOK)
+        return leaves_king_safe(pos, m);
+    uint8_t king = pos->board[from];
+    pos->board[from] = EMPTY;
+    int safe = !att_attacked(pos, to, !us, 0, 0);
+    pos->board[from] = king;
+    return safe;
 }
 
 void gen_legal(Position *pos, MoveList *l)
@@ -367,16 +403,24 @@ void gen_legal(Position *pos, MoveList *l)
     gen_pseudo(pos, l);
     int us = pos->side, ksq = pos->king[us];
     int check = att_in_check(pos, us);
+    int pins[8], npins = check ? 0 : find_pins(pos, pins);
     int n = 0;
     for (int i = 0; i < l->n; i++) {
         Move m = l->moves[i];
-        int from = MV_FROM(m);
-        /* Only a King move, a move in check, en passant or a piece on a line with its own
-         * King can expose that King; every other pseudo-legal move is legal. */
-        if ((check || from == ksq || MV_FLAG(m) == MF_EP || aligned(from, ksq)) &&
-            !leaves_king_safe(pos, m))
-            continue;
-        l->moves[n++] = m;
+        int from = MV_FROM(m), ok = 1;
+        if (from == ksq) {
+            ok = check ? leaves_king_safe(pos, m) : king_step_safe(pos, m);
+        } else if (check || MV_FLAG(m) == MF_EP) {
+            ok = leaves_king_safe(pos, m);
+        } else {
+            for (int k = 0; k < npins; k++)
+                if (pins[k] == from) {
+                    ok = leaves_king_safe(pos, m);
+                    break;
+                }
+        }
+        if (ok)
+            l->moves[n++] = m;
     }
     l->n = n;
     if (pos->variant == VARIANT_ROYAL)
