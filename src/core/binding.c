@@ -496,6 +496,7 @@ static struct PyModuleDef core_module = {
 PyMODINIT_FUNC PyInit__core(void)
 {
     zob_init();
+    pos_init_tables();
     if (PyType_Ready(&PositionType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);

@@ -52,17 +52,26 @@ int pos_copy(Position *dst, const Position *src)
     return 1;
 }
 
+static uint8_t castle_masks[2][MB_SIZE];
+
+/* The castling rights lost when a move starts or ends on a square: built once at start-up. */
+void pos_init_tables(void)
+{
+    for (int v = 0; v < 2; v++) {
+        int kf = v == VARIANT_ROYAL ? 5 : 4, last = v == VARIANT_ROYAL ? 9 : 7, top = 7;
+        uint8_t *m = castle_masks[v];
+        m[SQ(kf, 0)] = WK | WQ;
+        m[SQ(last, 0)] = WK;
+        m[SQ(0, 0)] = WQ;
+        m[SQ(kf, top)] = BK | BQ;
+        m[SQ(last, top)] = BK;
+        m[SQ(0, top)] = BQ;
+    }
+}
+
 int pos_castle_mask(const Position *pos, int sq)
 {
-    int kf = pos->variant == VARIANT_ROYAL ? 5 : 4, last = pos->files - 1;
-    int top = pos->ranks - 1;
-    if (sq == SQ(kf, 0)) return WK | WQ;
-    if (sq == SQ(last, 0)) return WK;
-    if (sq == SQ(0, 0)) return WQ;
-    if (sq == SQ(kf, top)) return BK | BQ;
-    if (sq == SQ(last, top)) return BK;
-    if (sq == SQ(0, top)) return BQ;
-    return 0;
+    return castle_masks[pos->variant][sq];
 }
 
 int pos_count_type(const Position *pos, int color, int type)
@@ -162,6 +171,10 @@ static int capture_is_legal(Position *pos, Move m)
 void pos_update_key(Position *pos)
 {
     uint64_t k = pos->bkey;
+    if (!pos->ep && !pos->recap) {
+        pos->key = k;
+        return;
+    }
     int us = pos->side;
     if (pos->ep) {
         int fwd = us == WHITE ? MB_W : -MB_W;

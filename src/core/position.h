@@ -8,6 +8,7 @@
 /* Start counts of each piece type in Royal Chess; promotion may only restore these. */
 extern const int pos_royal_start_count[NTYPES];
 
+void pos_init_tables(void);
 void pos_init(Position *pos, int variant);
 void pos_free(Position *pos);
 int pos_copy(Position *dst, const Position *src);

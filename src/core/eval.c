@@ -1,0 +1,377 @@
+/* Static evaluation for both games. One pass over each side's piece list collects material,
+ * piece-square values, mobility and attacks on the enemy King's zone; a second pass over the
+ * pawns scores their structure. Tables are indexed by relative rank and by distance from the
+ * nearest edge file (capped at 3), so the same tables serve the 8- and the 10-file board. */
+#include <stdlib.h>
+
+#include "eval.h"
+#include "geometry.h"
+#include "position.h"
+
+const char *const eval_param_names[EP_COUNT] = {
+    "pawn_mg", "pawn_eg", "knight_mg", "knight_eg", "bishop_mg", "bishop_eg",
+    "rook_mg", "rook_eg", "queen_mg", "queen_eg", "qguard_mg", "qguard_eg",
+    "kguard_mg", "kguard_eg",
+    "mob_knight_mg", "mob_knight_eg", "mob_bishop_mg", "mob_bishop_eg",
+    "mob_rook_mg", "mob_rook_eg", "mob_queen_mg", "mob_queen_eg",
+    "mob_guard_mg", "mob_guard_eg",
+    "guard_centre",
+    "doubled_mg", "doubled_eg", "isolated_mg", "isolated_eg",
+    "passed_mg", "passed_eg", "passed_king_eg", "connected",
+    "bishop_pair_mg", "bishop_pair_eg", "rook_open_mg", "rook_open_eg",
+    "rook_semi_mg", "rook_semi_eg",
+    "shelter", "king_attack", "tempo",
+};
+
+static const int DEFAULT_PARAMS[EP_COUNT] = {
+    90, 110, 330, 300, 345, 320,
+    480, 540, 990, 980, 330, 330,
+    360, 390,
+    4, 4, 5, 5,
+    3, 5, 2, 3,
+    3, 3,
+    100,
+    10, 20, 10, 15,
+    8, 16, 4, 6,
+    30, 50, 25, 10,
+    12, 6,
+    18, 100, 12,
+};
+
+void eval_default_params(EvalParams *ep)
+{
+    for (int i = 0; i < EP_COUNT; i++)
+        ep->v[i] = DEFAULT_PARAMS[i];
+}
+
+int eval_piece_value(const EvalParams *ep, int type)
+{
+    static const int index[NTYPES] = { -1, EP_PAWN_MG, EP_KNIGHT_MG, EP_BISHOP_MG, EP_ROOK_MG,
+                                       EP_QUEEN_MG, -1, EP_QGUARD_MG, EP_KGUARD_MG };
+    if (type == KING)
+        return 20000;
+    return index[type] < 0 ? 0 : ep->v[index[type]];
+}
+
+/* Piece-square tables [relative rank][distance from the edge file, 0..3], White's view. */
+typedef int Pst[8][4];
+
+static const Pst PST_MG[NTYPES] = {
+    [PAWN] = { { 0, 0, 0, 0 }, { 0, 5, 5, -5 }, { -2, 2, 5, 5 }, { -3, 0, 10, 20 },
+               { 0, 5, 15, 25 }, { 10, 15, 25, 30 }, { 30, 40, 45, 45 }, { 0, 0, 0, 0 } },
+    [KNIGHT] = { { -45, -30, -20, -15 }, { -30, -15, 0, 5 }, { -20, 5, 10, 15 },
+                 { -15, 5, 15, 20 }, { -10, 10, 20, 25 }, { -15, 10, 20, 25 },
+                 { -25, -10, 0, 5 }, { -50, -30, -20, -15 } },
+    [BISHOP] = { { -15, -10, -10, -8 }, { -5, 12, 5, 5 }, { -5, 5, 10, 8 }, { -5, 5, 8, 12 },
+                 { -5, 5, 8, 10 }, { -5, 3, 5, 5 }, { -10, -5, 0, 0 }, { -15, -10, -10, -10 } },
+    [ROOK] = { { -5, 0, 5, 8 }, { -15, -5, 0, 0 }, { -10, -5, 0, 0 }, { -10, -5, 0, 0 },
+               { -5, 0, 0, 0 }, { 0, 5, 5, 5 }, { 10, 15, 15, 15 }, { 5, 5, 5, 5 } },
+    [QUEEN] = { { -10, -5, -5, 0 }, { -5, 0, 5, 5 }, { -5, 0, 5, 5 }, { -5, 0, 5, 5 },
+                { -5, 0, 5, 5 }, { -10, 0, 0, 0 }, { -10, -5, 0, 0 }, { -15, -10, -5, -5 } },
+    [KING] = { { 15, 30, 5, -15 }, { 0, 5, -15, -25 }, { -20, -25, -30, -35 },
+               { -35, -40, -45, -50 }, { -45, -50, -55, -60 }, { -55, -60, -65, -70 },
+               { -60, -65, -70, -70 }, { -65, -70, -75, -75 } },
+};
+
+static const Pst PST_EG[NTYPES] = {
+    [PAWN] = { { 0, 0, 0, 0 }, { -5, -5, -5, -5 }, { -5, -5, -5, -5 }, { 0, 0, 0, 0 },
+               { 10, 10, 10, 10 }, { 25, 25, 25, 25 }, { 50, 50, 50, 50 }, { 0, 0, 0, 0 } },
+    [KNIGHT] = { { -40, -25, -15, -10 }, { -25, -10, 0, 5 }, { -15, 0, 10, 15 },
+                 { -10, 5, 15, 20 }, { -10, 5, 15, 20 }, { -15, 0, 10, 15 },
+                 { -25, -10, 0, 5 }, { -40, -25, -15, -10 } },
+    [BISHOP] = { { -15, -10, -5, -5 }, { -10, -5, 0, 0 }, { -5, 0, 5, 5 }, { -5, 0, 5, 10 },
+                 { -5, 0, 5, 10 }, { -5, 0, 5, 5 }, { -10, -5, 0, 0 }, { -15, -10, -5, -5 } },
+    [ROOK] = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 0, 0, 0, 0 },
+               { 0, 0, 0, 0 }, { 5, 5, 5, 5 }, { 10, 10, 10, 10 }, { 5, 5, 5, 5 } },
+    [QUEEN] = { { -25, -15, -10, -5 }, { -15, -5, 0, 5 }, { -10, 0, 10, 15 },
+                { -5, 5, 15, 20 }, { -5, 5, 15, 20 }, { -10, 0, 10, 15 },
+                { -15, -5, 0, 5 }, { -25, -15, -10, -5 } },
+    [KING] = { { -50, -30, -20, -15 }, { -30, -10, 0, 5 }, { -20, 0, 10, 15 },
+               { -15, 5, 15, 25 }, { -15, 5, 20, 25 }, { -20, 0, 10, 20 },
+               { -30, -10, 0, 5 }, { -50, -30, -20, -15 } },
+};
+
+/* Both Guards: a plain centre table, scaled by the guard_centre parameter (percent). */
+static const Pst PST_GUARD = {
+    { -15, -10, -5, -5 }, { -10, 0, 5, 5 }, { -5, 5, 10, 10 }, { -5, 5, 10, 15 },
+    { -5, 5, 10, 15 }, { -5, 5, 10, 10 }, { -10, 0, 5, 5 }, { -15, -10, -5, -5 },
+};
+
+static const int PHASE_WEIGHT[NTYPES] = { 0, 0, 1, 1, 2, 4, 0, 1, 1 };
+/* Passed pawn bonus by relative rank, in eighths of the passed_mg / passed_eg parameters. */
+static const int PASSED_RANK[8] = { 0, 0, 4, 8, 16, 32, 56, 0 };
+/* King attack: weight of one attacked zone square by attacker type, and the share (percent)
+ * of the summed weight that counts with n attackers. */
+static const int ATTACK_WEIGHT[NTYPES] = { 0, 0, 8, 8, 12, 20, 0, 8, 8 };
+static const int ATTACKERS_SHARE[8] = { 0, 0, 50, 75, 88, 94, 97, 99 };
+
+typedef struct {
+    int mg[2], eg[2];
+    int phase;
+    int nonpawn[2];              /* non-pawn material, middlegame values */
+    int bishops[2];
+    int attackers[2], attack[2]; /* on colour c's King zone: pieces and summed weight */
+    uint8_t pawns[2][10];        /* per file: bit r set when a pawn of that side is on rank r */
+} EvalState;
+
+static inline int edge_dist(int file, int files)
+{
+    int e = file < files - 1 - file ? file : files - 1 - file;
+    return e > 3 ? 3 : e;
+}
+
+static inline int distance(int a, int b)
+{
+    int df = abs(FILE_OF(a) - FILE_OF(b)), dr = abs(RANK_OF(a) - RANK_OF(b));
+    return df > dr ? df : dr;
+}
+
+/* Is sq attacked by a pawn of colour `by`? */
+static inline int pawn_attacks(const uint8_t *b, int sq, int by)
+{
+    int back = by == WHITE ? -MB_W : MB_W;
+    uint8_t p = MAKE_PIECE(PAWN, by);
+    return b[sq + back - 1] == p || b[sq + back + 1] == p;
+}
+
+/* Is sq on or next to the King's square k? (Mailbox differences are unique on the board.) */
+static inline int in_zone(int sq, int k)
+{
+    int d = abs(sq - k);
+    return d <= 1 || (d >= MB_W - 1 && d <= MB_W + 1);
+}
+
+typedef struct {
+    int mobility;  /* reachable squares not attacked by enemy pawns */
+    int zone_hits; /* squares of the enemy King's zone attacked */
+} Reach;
+
+/* Walks up to len squares along d from sq; a blocker ends the line (its square counts if it
+ * holds an enemy piece, and for the King zone in any case). */
+static void walk(const uint8_t *b, int sq, int d, int len, int us, int enemy_king, Reach *r)
+{
+    int s = sq;
+    for (int k = 0; k < len; k++) {
+        s += d;
+        uint8_t p = b[s];
+        if (p == OFF)
+            return;
+        r->zone_hits += in_zone(s, enemy_king);
+        if (p != EMPTY) {
+            if (PCOLOR(p) != us && !pawn_attacks(b, s, !us))
+                r->mobility++;
+            return;
+        }
+        if (!pawn_attacks(b, s, !us))
+            r->mobility++;
+    }
+}
+
+static void piece_reach(const Position *pos, int sq, uint8_t pc, Reach *r)
+{
+    const uint8_t *b = pos->board;
+    int us = PCOLOR(pc), t = PTYPE(pc), ek = pos->king[!us];
+    r->mobility = r->zone_hits = 0;
+    if (pc & POWER_BIT)
+        t = QUEEN;
+    switch (t) {
+    case KNIGHT:
+        for (int i = 0; i < 8; i++)
+            walk(b, sq, geo_knight[i], 1, us, ek, r);
+        break;
+    case BISHOP:
+        for (int i = 0; i < 4; i++)
+            walk(b, sq, geo_diag[i], 8, us, ek, r);
+        break;
+    case ROOK:
+        for (int i = 0; i < 4; i++)
+            walk(b, sq, geo_orth[i], 10, us, ek, r);
+        break;
+    case QUEEN:
+        for (int i = 0; i < 8; i++)
+            walk(b, sq, geo_king[i], 10, us, ek, r);
+        break;
+    default:
+        /* Guards: 1-3 squares both ways; the minor move's limits are left to the search. */
+        for (int i = 0; i < 8; i++)
+            walk(b, sq, geo_king[i], 3, us, ek, r);
+        break;
+    }
+}
+
+static void add(EvalState *es, int c, int mg, int eg)
+{
+    es->mg[c] += mg;
+    es->eg[c] += eg;
+}
+
+static void eval_pieces(const Position *pos, const EvalParams *ep, EvalState *es, int c)
+{
+    const int *v = ep->v;
+    for (int i = 0; i < pos->pcount[c]; i++) {
+        int sq = pos->plist[c][i];
+        uint8_t pc = pos->board[sq];
+        int t = PTYPE(pc);
+        int rr = geo_rel_rank(sq, c, pos->ranks), e = edge_dist(FILE_OF(sq), pos->files);
+        es->phase += PHASE_WEIGHT[t];
+        if (t == PAWN) {
+            add(es, c, v[EP_PAWN_MG] + PST_MG[PAWN][rr][e], v[EP_PAWN_EG] + PST_EG[PAWN][rr][e]);
+            es->pawns[c][FILE_OF(sq)] |= (uint8_t)(1 << RANK_OF(sq));
+            continue;
+        }
+        if (t == KING) {
+            add(es, c, PST_MG[KING][rr][e], PST_EG[KING][rr][e]);
+            continue;
+        }
+        int mob_mg, mob_eg, typical;
+        if (t == QGUARD || t == KGUARD) {
+            int base = t == QGUARD ? EP_QGUARD_MG : EP_KGUARD_MG;
+            int centre = PST_GUARD[rr][e] * v[EP_GUARD_CENTRE] / 100;
+            add(es, c, v[base] + centre, v[base + 1] + centre);
+            mob_mg = v[EP_MOB_GUARD_MG], mob_eg = v[EP_MOB_GUARD_EG], typical = 8;
+        } else {
+            int base = EP_PAWN_MG + 2 * (t - PAWN);
+            add(es, c, v[base] + PST_MG[t][rr][e], v[base + 1] + PST_EG[t][rr][e]);
+            if (t == KNIGHT)
+                mob_mg = v[EP_MOB_KNIGHT_MG], mob_eg = v[EP_MOB_KNIGHT_EG], typical = 4;
+            else if (t == BISHOP)
+                mob_mg = v[EP_MOB_BISHOP_MG], mob_eg = v[EP_MOB_BISHOP_EG], typical = 6;
+            else if (t == ROOK)
+                mob_mg = v[EP_MOB_ROOK_MG], mob_eg = v[EP_MOB_ROOK_EG], typical = 7;
+            else
+                mob_mg = v[EP_MOB_QUEEN_MG], mob_eg = v[EP_MOB_QUEEN_EG], typical = 13;
+        }
+        es->nonpawn[c] += eval_piece_value(ep, t);
+        es->bishops[c] += t == BISHOP;
+        Reach r;
+        piece_reach(pos, sq, pc, &r);
+        add(es, c, mob_mg * (r.mobility - typical), mob_eg * (r.mobility - typical));
+        if (r.zone_hits) {
+            es->attackers[!c]++;
+            es->attack[!c] += ATTACK_WEIGHT[t] * r.zone_hits;
+        }
+    }
+}
+
+/* Ranks strictly ahead of absolute rank r for colour c, as a bit mask. */
+static inline unsigned ahead_mask(int r, int c)
+{
+    return c == WHITE ? (0xFFu << (r + 1)) & 0xFFu : (1u << r) - 1u;
+}
+
+static void eval_pawns(const Position *pos, const EvalParams *ep, EvalState *es, int c)
+{
+    const int *v = ep->v;
+    int files = pos->files, fwd = c == WHITE ? MB_W : -MB_W;
+    const uint8_t *own = es->pawns[c], *their = es->pawns[!c];
+    for (int i = 0; i < pos->pcount[c]; i++) {
+        int sq = pos->plist[c][i];
+        if (PTYPE(pos->board[sq]) != PAWN)
+            continue;
+        int f = FILE_OF(sq), r = RANK_OF(sq), rr = geo_rel_rank(sq, c, pos->ranks);
+        unsigned ahead = ahead_mask(r, c);
+        unsigned left = f > 0 ? own[f - 1] : 0, right = f < files - 1 ? own[f + 1] : 0;
+        if (own[f] & ahead)
+            add(es, c, -v[EP_DOUBLED_MG], -v[EP_DOUBLED_EG]);
+        if (!left && !right)
+            add(es, c, -v[EP_ISOLATED_MG], -v[EP_ISOLATED_EG]);
+        /* Connected: a neighbour beside it or one rank behind, defending it. */
+        unsigned near = (1u << r) | (c == WHITE ? (r > 0 ? 1u << (r - 1) : 0) : 1u << (r + 1));
+        if ((left | right) & near)
+            add(es, c, v[EP_CONNECTED] + 2 * rr, v[EP_CONNECTED] + rr);
+        int passed = !(their[f] & ahead);
+        if (f > 0 && (their[f - 1] & ahead))
+            passed = 0;
+        if (f < files - 1 && (their[f + 1] & ahead))
+            passed = 0;
+        if (!passed)
+            continue;
+        int w = PASSED_RANK[rr];
+        int mg = v[EP_PASSED_MG] * w / 8, eg = v[EP_PASSED_EG] * w / 8;
+        int block = sq + fwd;
+        if (pos->board[block] != EMPTY)
+            eg = eg * 2 / 3;
+        /* In the endgame the Kings' distances to the square in front decide a lot. */
+        eg += v[EP_PASSED_KING_EG] * w *
+              (distance(pos->king[!c], block) * 2 - distance(pos->king[c], block)) / 16;
+        add(es, c, mg, eg);
+    }
+}
+
+static void eval_files(const Position *pos, const EvalParams *ep, EvalState *es, int c)
+{
+    const int *v = ep->v;
+    for (int i = 0; i < pos->pcount[c]; i++) {
+        int sq = pos->plist[c][i];
+        if (PTYPE(pos->board[sq]) != ROOK)
+            continue;
+        int f = FILE_OF(sq);
+        if (!es->pawns[c][f])
+            add(es, c, es->pawns[!c][f] ? v[EP_ROOK_SEMI_MG] : v[EP_ROOK_OPEN_MG],
+                es->pawns[!c][f] ? v[EP_ROOK_SEMI_EG] : v[EP_ROOK_OPEN_EG]);
+    }
+    if (es->bishops[c] >= 2)
+        add(es, c, v[EP_BISHOP_PAIR_MG], v[EP_BISHOP_PAIR_EG]);
+}
+
+static void eval_king(const Position *pos, const EvalParams *ep, EvalState *es, int c)
+{
+    const int *v = ep->v;
+    int k = pos->king[c], kf = FILE_OF(k), kr = RANK_OF(k);
+    if (geo_rel_rank(k, c, pos->ranks) <= 1) {
+        /* Pawn shelter on the King's file and its neighbours. */
+        int penalty = 0;
+        for (int f = kf - 1; f <= kf + 1; f++) {
+            if (f < 0 || f >= pos->files)
+                continue;
+            unsigned mine = es->pawns[c][f] & ahead_mask(kr, c);
+            if (!mine) {
+                penalty += es->pawns[!c][f] ? v[EP_SHELTER] : v[EP_SHELTER] * 3 / 2;
+                continue;
+            }
+            /* nearest own pawn in front of the King */
+            int r = kr;
+            do
+                r += c == WHITE ? 1 : -1;
+            while (!(mine & 1u << r));
+            int dist = abs(r - kr);
+            if (dist >= 2)
+                penalty += v[EP_SHELTER] * (dist - 1) / 3;
+        }
+        add(es, c, -penalty, 0);
+    }
+    int n = es->attackers[c] > 7 ? 7 : es->attackers[c];
+    add(es, c, -es->attack[c] * ATTACKERS_SHARE[n] / 100 * v[EP_KING_ATTACK] / 100, 0);
+}
+
+int eval_evaluate(const Position *pos, const EvalParams *ep)
+{
+    EvalState es = { { 0, 0 }, { 0, 0 }, 0, { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 }, { { 0 } } };
+    for (int c = 0; c < 2; c++)
+        eval_pieces(pos, ep, &es, c);
+    for (int c = 0; c < 2; c++) {
+        eval_pawns(pos, ep, &es, c);
+        eval_files(pos, ep, &es, c);
+        eval_king(pos, ep, &es, c);
+    }
+    int us = pos->side;
+    es.mg[us] += ep->v[EP_TEMPO];
+    int mg = es.mg[WHITE] - es.mg[BLACK], eg = es.eg[WHITE] - es.eg[BLACK];
+
+    /* Endgame scaling: without pawns, a side up by less than a Rook rarely wins. */
+    int strong = eg > 0 ? WHITE : BLACK;
+    int strong_pawns = 0;
+    for (int f = 0; f < pos->files; f++)
+        strong_pawns |= es.pawns[strong][f];
+    if (!strong_pawns && es.nonpawn[strong] - es.nonpawn[!strong] < 400)
+        eg /= 4;
+    else if (es.nonpawn[WHITE] == eval_piece_value(ep, BISHOP) &&
+             es.nonpawn[BLACK] == eval_piece_value(ep, BISHOP) && es.bishops[WHITE] == 1 &&
+             es.bishops[BLACK] == 1)
+        eg /= 2; /* bishops only: often a draw, above all on opposite colours */
+
+    int max_phase = pos->variant == VARIANT_ROYAL ? 28 : 24;
+    int phase = es.phase > max_phase ? max_phase : es.phase;
+    int score = (mg * phase + eg * (max_phase - phase)) / max_phase;
+    return us == WHITE ? score : -score;
+}

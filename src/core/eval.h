@@ -1,0 +1,47 @@
+/* Static evaluation for both games: material, piece-square tables, mobility, pawn structure,
+ * king safety, tapered between middlegame and endgame. */
+#ifndef RC_EVAL_H
+#define RC_EVAL_H
+
+#include "types.h"
+
+/* Tunable weights. They live in a struct owned by each search (no global mutable state) so
+ * that self-play tuning can change them at run time; eval_default_params() fills the values
+ * the engine plays with. */
+enum {
+    /* material, middlegame then endgame, by piece type */
+    EP_PAWN_MG, EP_PAWN_EG, EP_KNIGHT_MG, EP_KNIGHT_EG, EP_BISHOP_MG, EP_BISHOP_EG,
+    EP_ROOK_MG, EP_ROOK_EG, EP_QUEEN_MG, EP_QUEEN_EG, EP_QGUARD_MG, EP_QGUARD_EG,
+    EP_KGUARD_MG, EP_KGUARD_EG,
+    /* mobility, per reachable square, by piece type */
+    EP_MOB_KNIGHT_MG, EP_MOB_KNIGHT_EG, EP_MOB_BISHOP_MG, EP_MOB_BISHOP_EG,
+    EP_MOB_ROOK_MG, EP_MOB_ROOK_EG, EP_MOB_QUEEN_MG, EP_MOB_QUEEN_EG,
+    EP_MOB_GUARD_MG, EP_MOB_GUARD_EG,
+    /* centralisation of the Guards (percent of the generic centre table) */
+    EP_GUARD_CENTRE,
+    /* pawns */
+    EP_DOUBLED_MG, EP_DOUBLED_EG, EP_ISOLATED_MG, EP_ISOLATED_EG,
+    EP_PASSED_MG, EP_PASSED_EG, EP_PASSED_KING_EG, EP_CONNECTED,
+    /* pieces */
+    EP_BISHOP_PAIR_MG, EP_BISHOP_PAIR_EG, EP_ROOK_OPEN_MG, EP_ROOK_OPEN_EG,
+    EP_ROOK_SEMI_MG, EP_ROOK_SEMI_EG,
+    /* king safety */
+    EP_SHELTER, EP_KING_ATTACK, EP_TEMPO,
+    EP_COUNT
+};
+
+typedef struct {
+    int v[EP_COUNT];
+} EvalParams;
+
+extern const char *const eval_param_names[EP_COUNT];
+
+void eval_default_params(EvalParams *ep);
+
+/* Middlegame value of a piece type, for move ordering and exchange evaluation. */
+int eval_piece_value(const EvalParams *ep, int type);
+
+/* The position's value in centipawns for the side to move. */
+int eval_evaluate(const Position *pos, const EvalParams *ep);
+
+#endif
