@@ -225,7 +225,7 @@ void pos_make(Position *pos, Move m)
     u->ep = pos->ep;
     u->recap = pos->recap;
     u->recap_rook = pos->recap_rook;
-    u->halfmove = (uint16_t)(pos->halfmove > 65535 ? 65535 : pos->halfmove);
+    u->halfmove = pos->halfmove;
     u->captured = EMPTY;
     u->moved = pos->board[from];
     pos->halfmove++;

@@ -63,7 +63,7 @@ typedef struct {
     uint8_t ep;
     uint8_t recap;
     uint8_t recap_rook;
-    uint16_t halfmove;
+    int halfmove;
 } Undo;
 
 typedef struct {
