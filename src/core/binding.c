@@ -9,6 +9,7 @@
 #include "movegen.h"
 #include "perft.h"
 #include "position.h"
+#include "search_binding.h"
 #include "zobrist.h"
 
 typedef struct {
@@ -508,5 +509,6 @@ PyMODINIT_FUNC PyInit__core(void)
         Py_DECREF(m);
         return NULL;
     }
+    if (search_binding_add(m) < 0) { Py_DECREF(m); return NULL; }
     return m;
 }

@@ -2,7 +2,9 @@
  * piece-square values, mobility and attacks on the enemy King's zone; a second pass over the
  * pawns scores their structure. Tables are indexed by relative rank and by distance from the
  * nearest edge file (capped at 3), so the same tables serve the 8- and the 10-file board. */
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "eval.h"
 #include "geometry.h"
@@ -23,19 +25,21 @@ const char *const eval_param_names[EP_COUNT] = {
     "shelter", "king_attack", "tempo",
 };
 
+/* Chess weights fitted to Stockfish's evaluations of 6,000 quiet self-play positions
+ * (bench/tune.py), the Guards' by Royal Chess self-play (docs/strength.md). */
 static const int DEFAULT_PARAMS[EP_COUNT] = {
-    90, 110, 330, 300, 345, 320,
-    480, 540, 990, 980, 330, 330,
+    53, 106, 370, 317, 409, 345,
+    499, 641, 1269, 980, 330, 330,
     360, 390,
-    4, 4, 5, 5,
-    3, 5, 2, 3,
+    6, 13, 6, 4,
+    7, 6, 5, 7,
     3, 3,
     100,
-    10, 20, 10, 15,
-    8, 16, 4, 6,
-    30, 50, 25, 10,
-    12, 6,
-    18, 100, 12,
+    4, 41, 16, 5,
+    3, 22, 10, 7,
+    26, 78, 64, -2,
+    35, 9,
+    18, 170, 33,
 };
 
 void eval_default_params(EvalParams *ep)
@@ -50,7 +54,8 @@ int eval_piece_value(const EvalParams *ep, int type)
                                        EP_QUEEN_MG, -1, EP_QGUARD_MG, EP_KGUARD_MG };
     if (type == KING)
         return 20000;
-    return index[type] < 0 ? 0 : ep->v[index[type]];
+    /* between the middlegame and endgame values: exchanges happen in both */
+    return index[type] < 0 ? 0 : (ep->v[index[type]] + ep->v[index[type] + 1]) / 2;
 }
 
 /* Piece-square tables [relative rank][distance from the edge file, 0..3], White's view. */
@@ -112,6 +117,8 @@ typedef struct {
     int bishops[2];
     int attackers[2], attack[2]; /* on colour c's King zone: pieces and summed weight */
     uint8_t pawns[2][10];        /* per file: bit r set when a pawn of that side is on rank r */
+    uint8_t pawn_att[2][MB_SIZE]; /* squares attacked by colour c's pawns */
+    uint8_t zone[2][MB_SIZE];     /* colour c's King and the squares around it */
 } EvalState;
 
 static inline int edge_dist(int file, int files)
@@ -126,21 +133,6 @@ static inline int distance(int a, int b)
     return df > dr ? df : dr;
 }
 
-/* Is sq attacked by a pawn of colour `by`? */
-static inline int pawn_attacks(const uint8_t *b, int sq, int by)
-{
-    int back = by == WHITE ? -MB_W : MB_W;
-    uint8_t p = MAKE_PIECE(PAWN, by);
-    return b[sq + back - 1] == p || b[sq + back + 1] == p;
-}
-
-/* Is sq on or next to the King's square k? (Mailbox differences are unique on the board.) */
-static inline int in_zone(int sq, int k)
-{
-    int d = abs(sq - k);
-    return d <= 1 || (d >= MB_W - 1 && d <= MB_W + 1);
-}
-
 typedef struct {
     int mobility;  /* reachable squares not attacked by enemy pawns */
     int zone_hits; /* squares of the enemy King's zone attacked */
@@ -148,54 +140,74 @@ typedef struct {
 
 /* Walks up to len squares along d from sq; a blocker ends the line (its square counts if it
  * holds an enemy piece, and for the King zone in any case). */
-static void walk(const uint8_t *b, int sq, int d, int len, int us, int enemy_king, Reach *r)
+static void walk(const uint8_t *b, const EvalState *es, int sq, int d, int len, int us,
+                 Reach *r)
 {
+    const uint8_t *unsafe = es->pawn_att[!us], *zone = es->zone[!us];
     int s = sq;
     for (int k = 0; k < len; k++) {
         s += d;
         uint8_t p = b[s];
         if (p == OFF)
             return;
-        r->zone_hits += in_zone(s, enemy_king);
+        r->zone_hits += zone[s];
         if (p != EMPTY) {
-            if (PCOLOR(p) != us && !pawn_attacks(b, s, !us))
+            if (PCOLOR(p) != us && !unsafe[s])
                 r->mobility++;
             return;
         }
-        if (!pawn_attacks(b, s, !us))
-            r->mobility++;
+        r->mobility += !unsafe[s];
     }
 }
 
-static void piece_reach(const Position *pos, int sq, uint8_t pc, Reach *r)
+static void piece_reach(const Position *pos, const EvalState *es, int sq, uint8_t pc, Reach *r)
 {
     const uint8_t *b = pos->board;
-    int us = PCOLOR(pc), t = PTYPE(pc), ek = pos->king[!us];
+    int us = PCOLOR(pc), t = PTYPE(pc);
     r->mobility = r->zone_hits = 0;
     if (pc & POWER_BIT)
         t = QUEEN;
     switch (t) {
     case KNIGHT:
         for (int i = 0; i < 8; i++)
-            walk(b, sq, geo_knight[i], 1, us, ek, r);
+            walk(b, es, sq, geo_knight[i], 1, us, r);
         break;
     case BISHOP:
         for (int i = 0; i < 4; i++)
-            walk(b, sq, geo_diag[i], 8, us, ek, r);
+            walk(b, es, sq, geo_diag[i], 8, us, r);
         break;
     case ROOK:
         for (int i = 0; i < 4; i++)
-            walk(b, sq, geo_orth[i], 10, us, ek, r);
+            walk(b, es, sq, geo_orth[i], 10, us, r);
         break;
     case QUEEN:
         for (int i = 0; i < 8; i++)
-            walk(b, sq, geo_king[i], 10, us, ek, r);
+            walk(b, es, sq, geo_king[i], 10, us, r);
         break;
     default:
         /* Guards: 1-3 squares both ways; the minor move's limits are left to the search. */
         for (int i = 0; i < 8; i++)
-            walk(b, sq, geo_king[i], 3, us, ek, r);
+            walk(b, es, sq, geo_king[i], 3, us, r);
         break;
+    }
+}
+
+/* Pawn attacks and King zones, looked up square by square by the mobility walks. */
+static void init_maps(const Position *pos, EvalState *es)
+{
+    memset(es->pawn_att, 0, sizeof es->pawn_att);
+    memset(es->zone, 0, sizeof es->zone);
+    for (int c = 0; c < 2; c++) {
+        int fwd = c == WHITE ? MB_W : -MB_W;
+        for (int i = 0; i < pos->pcount[c]; i++) {
+            int sq = pos->plist[c][i];
+            if (PTYPE(pos->board[sq]) == PAWN)
+                es->pawn_att[c][sq + fwd - 1] = es->pawn_att[c][sq + fwd + 1] = 1;
+        }
+        int k = pos->king[c];
+        es->zone[c][k] = 1;
+        for (int i = 0; i < 8; i++)
+            es->zone[c][k + geo_king[i]] = 1;
     }
 }
 
@@ -244,7 +256,7 @@ static void eval_pieces(const Position *pos, const EvalParams *ep, EvalState *es
         es->nonpawn[c] += eval_piece_value(ep, t);
         es->bishops[c] += t == BISHOP;
         Reach r;
-        piece_reach(pos, sq, pc, &r);
+        piece_reach(pos, es, sq, pc, &r);
         add(es, c, mob_mg * (r.mobility - typical), mob_eg * (r.mobility - typical));
         if (r.zone_hits) {
             es->attackers[!c]++;
@@ -344,9 +356,21 @@ static void eval_king(const Position *pos, const EvalParams *ep, EvalState *es, 
     add(es, c, -es->attack[c] * ATTACKERS_SHARE[n] / 100 * v[EP_KING_ATTACK] / 100, 0);
 }
 
+/* Against a bare King: drive it to the edge and bring the own King near, which is how
+ * every mate with a heavy piece or a Guard is forced. */
+static int mop_up(const Position *pos, int strong)
+{
+    int k = pos->king[!strong], f = FILE_OF(k), r = RANK_OF(k);
+    int df = abs(2 * f - (pos->files - 1)) / 2, dr = abs(2 * r - (pos->ranks - 1)) / 2;
+    int kd = abs(FILE_OF(pos->king[strong]) - f) + abs(RANK_OF(pos->king[strong]) - r);
+    return 12 * (df + dr) + 6 * (16 - kd);
+}
+
 int eval_evaluate(const Position *pos, const EvalParams *ep)
 {
-    EvalState es = { { 0, 0 }, { 0, 0 }, 0, { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 }, { { 0 } } };
+    EvalState es;
+    memset(&es, 0, offsetof(EvalState, pawn_att));
+    init_maps(pos, &es);
     for (int c = 0; c < 2; c++)
         eval_pieces(pos, ep, &es, c);
     for (int c = 0; c < 2; c++) {
@@ -358,12 +382,15 @@ int eval_evaluate(const Position *pos, const EvalParams *ep)
     es.mg[us] += ep->v[EP_TEMPO];
     int mg = es.mg[WHITE] - es.mg[BLACK], eg = es.eg[WHITE] - es.eg[BLACK];
 
-    /* Endgame scaling: without pawns, a side up by less than a Rook rarely wins. */
+    /* Endgame scaling: without pawns, a side up by less than a Rook rarely wins, unless
+     * the other side has nothing but its King (then the mop-up below leads the way). */
     int strong = eg > 0 ? WHITE : BLACK;
     int strong_pawns = 0;
     for (int f = 0; f < pos->files; f++)
         strong_pawns |= es.pawns[strong][f];
-    if (!strong_pawns && es.nonpawn[strong] - es.nonpawn[!strong] < 400)
+    if (pos->pcount[!strong] == 1)
+        eg += strong == WHITE ? mop_up(pos, WHITE) : -mop_up(pos, BLACK);
+    else if (!strong_pawns && es.nonpawn[strong] - es.nonpawn[!strong] < 400)
         eg /= 4;
     else if (es.nonpawn[WHITE] == eval_piece_value(ep, BISHOP) &&
              es.nonpawn[BLACK] == eval_piece_value(ep, BISHOP) && es.bishops[WHITE] == 1 &&

@@ -38,7 +38,8 @@ extern const char *const eval_param_names[EP_COUNT];
 
 void eval_default_params(EvalParams *ep);
 
-/* Middlegame value of a piece type, for move ordering and exchange evaluation. */
+/* Value of a piece type (mean of its middlegame and endgame values), for move ordering and
+ * exchange evaluation. */
 int eval_piece_value(const EvalParams *ep, int type);
 
 /* The position's value in centipawns for the side to move. */

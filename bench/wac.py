@@ -1,0 +1,86 @@
+"""Win At Chess at a fixed time per position: royalchess beside Stockfish, in one run.
+
+Both engines are driven over UCI the same way (``go movetime``, hash cleared with
+``ucinewgame`` before each position); a position counts as solved when the move played is
+one of the EPD's ``bm`` moves.
+
+    python bench/wac.py                       # 300 positions, 100 ms each, both engines
+    python bench/wac.py --movetime 0.5 --limit 50 --no-stockfish
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import chess
+import chess.engine
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_EPD = Path(os.environ.get("ROYALCHESS_DATA", HERE.parent.parent / "shared" / "data"))
+STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"
+
+
+def solve(
+    command: list[str],
+    positions: list[tuple[chess.Board, dict[str, object]]],
+    movetime: float,
+    verbose: bool,
+) -> tuple[int, int, float]:
+    """Return (solved, total nodes, seconds)."""
+    engine = chess.engine.SimpleEngine.popen_uci(command, timeout=60)
+    solved = nodes = 0
+    start = time.time()
+    try:
+        for board, ops in positions:
+            result = engine.play(
+                board,
+                chess.engine.Limit(time=movetime),
+                info=chess.engine.INFO_BASIC,
+                game=object(),  # a new game each time: the engine gets ucinewgame
+            )
+            bms = ops.get("bm", [])
+            ok = result.move in bms  # type: ignore[operator]
+            solved += ok
+            nodes += int(result.info.get("nodes", 0))
+            if verbose and not ok:
+                print(f"  missed {ops.get('id')}: {board.san(result.move)}", file=sys.stderr)
+    finally:
+        engine.quit()
+    return solved, nodes, time.time() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--epd", type=Path, default=DEFAULT_EPD / "epd" / "wac.epd")
+    parser.add_argument("--movetime", type=float, default=0.1, help="seconds per position")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N positions")
+    parser.add_argument("--no-stockfish", action="store_true")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    positions = []
+    for line in args.epd.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            positions.append(chess.Board.from_epd(line))
+    if args.limit:
+        positions = positions[: args.limit]
+    engines = [("royalchess", [sys.executable, "-m", "royalchess", "uci"])]
+    if not args.no_stockfish:
+        engines.append(("stockfish", [STOCKFISH]))
+    ms = args.movetime * 1000
+    for name, command in engines:
+        solved, nodes, seconds = solve(command, positions, args.movetime, args.verbose)
+        print(
+            f"{name:10s} WAC {solved}/{len(positions)} at {ms:.0f} ms/position "
+            f"({nodes / max(seconds, 1e-9):,.0f} nodes/s over the run)",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Text spellings: square names, UCI moves and SAN moves."""

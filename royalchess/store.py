@@ -1,0 +1,273 @@
+"""Saved games: an embedded SQLite database (stdlib :mod:`sqlite3`, WAL).
+
+Every game is its variant, its start FEN and the moves played from it in UCI, with who plays
+each side, the computer's level and, at the end, the result and its reason. Each call that
+changes a game commits before it returns, so a program killed at any moment loses nothing
+that a caller was told had been saved.
+
+>>> store = GameStore(":memory:")
+>>> game_id = store.create_game("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+>>> store.append_move(game_id, 0, "e2e4")
+>>> store.get(game_id).moves
+['e2e4']
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["GameNotFoundError", "GameRecord", "GameStore", "default_db_path"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    variant     TEXT    NOT NULL,
+    start_fen   TEXT    NOT NULL,
+    mode        TEXT    NOT NULL DEFAULT 'human-human',
+    white       TEXT    NOT NULL DEFAULT 'human',
+    black       TEXT    NOT NULL DEFAULT 'human',
+    level       INTEGER NOT NULL DEFAULT 1,
+    result      TEXT    NOT NULL DEFAULT '*',
+    termination TEXT,
+    headers     TEXT    NOT NULL DEFAULT '{}',
+    created     REAL    NOT NULL,
+    updated     REAL    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    ply     INTEGER NOT NULL,
+    uci     TEXT    NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+CREATE INDEX IF NOT EXISTS games_by_update ON games(updated);
+"""
+
+_GAME_COLUMNS = (
+    "id, variant, start_fen, mode, white, black, level, result, termination, headers, "
+    "created, updated"
+)
+
+
+class GameNotFoundError(LookupError):
+    """No game has the id asked for."""
+
+
+@dataclass
+class GameRecord:
+    """One saved game as stored: its settings, its moves in UCI, and how it ended."""
+
+    id: int
+    variant: str
+    start_fen: str
+    mode: str
+    white: str
+    black: str
+    level: int
+    result: str
+    termination: str | None
+    headers: str
+    created: float
+    updated: float
+    moves: list[str] = field(default_factory=list)
+    plies: int = 0
+    """Number of moves played (also set when a listing leaves the moves out)."""
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game has a result."""
+        return self.result != "*"
+
+
+def default_db_path() -> Path:
+    """Return ``$XDG_DATA_HOME/royalchess/games.db`` (``~/.local/share/...`` by default)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
+    return Path(base) / "royalchess" / "games.db"
+
+
+class GameStore:
+    """The saved games in one SQLite file (``":memory:"`` for a throw-away store).
+
+    Thread-safe: one connection, used under a lock. Every write commits at once.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        if path is None:
+            path = default_db_path()
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        if self.path != ":memory:":
+            self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        with self._transaction() as db:
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def close(self) -> None:
+        """Close the database."""
+        with self._lock:
+            self._db.close()
+
+    # -- writing --------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        variant: str,
+        start_fen: str,
+        *,
+        mode: str = "human-human",
+        white: str = "human",
+        black: str = "human",
+        level: int = 1,
+        moves: list[str] | None = None,
+        result: str = "*",
+        termination: str | None = None,
+        headers: str = "{}",
+    ) -> int:
+        """Save a new game (optionally with moves already played) and return its id."""
+        now = time.time()
+        with self._transaction() as db:
+            cur = db.execute(
+                "INSERT INTO games (variant, start_fen, mode, white, black, level, result, "
+                "termination, headers, created, updated) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    variant,
+                    start_fen,
+                    mode,
+                    white,
+                    black,
+                    level,
+                    result,
+                    termination,
+                    headers,
+                    now,
+                    now,
+                ),
+            )
+            game_id = cur.lastrowid
+            assert game_id is not None
+            db.executemany(
+                "INSERT INTO moves (game_id, ply, uci) VALUES (?,?,?)",
+                [(game_id, ply, uci) for ply, uci in enumerate(moves or [])],
+            )
+        return game_id
+
+    def append_move(
+        self,
+        game_id: int,
+        ply: int,
+        uci: str,
+        *,
+        result: str = "*",
+        termination: str | None = None,
+    ) -> None:
+        """Save the move played at *ply* (0-based) and the game's result after it."""
+        with self._transaction() as db:
+            self._touch(db, game_id, result=result, termination=termination)
+            db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+            db.execute("INSERT INTO moves (game_id, ply, uci) VALUES (?,?,?)", (game_id, ply, uci))
+
+    def truncate(self, game_id: int, plies: int) -> None:
+        """Keep only the first *plies* moves (a takeback); the game is unfinished again."""
+        with self._transaction() as db:
+            self._touch(db, game_id, result="*", termination=None)
+            db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, plies))
+
+    def set_result(self, game_id: int, result: str, termination: str | None) -> None:
+        """Record how the game ended (``'*'`` to reopen it)."""
+        with self._transaction() as db:
+            self._touch(db, game_id, result=result, termination=termination)
+
+    def update_settings(
+        self, game_id: int, *, mode: str, white: str, black: str, level: int
+    ) -> None:
+        """Change who plays which side and the computer's level."""
+        with self._transaction() as db:
+            self._touch(db, game_id)
+            db.execute(
+                "UPDATE games SET mode = ?, white = ?, black = ?, level = ? WHERE id = ?",
+                (mode, white, black, level, game_id),
+            )
+
+    def delete(self, game_id: int) -> None:
+        """Delete a game and its moves."""
+        with self._transaction() as db:
+            self._touch(db, game_id)
+            db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
+            db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+
+    def _touch(
+        self,
+        db: sqlite3.Connection,
+        game_id: int,
+        *,
+        result: str | None = None,
+        termination: str | None = None,
+    ) -> None:
+        if result is None:
+            cur = db.execute("UPDATE games SET updated = ? WHERE id = ?", (time.time(), game_id))
+        else:
+            cur = db.execute(
+                "UPDATE games SET updated = ?, result = ?, termination = ? WHERE id = ?",
+                (time.time(), result, termination, game_id),
+            )
+        if cur.rowcount == 0:
+            raise GameNotFoundError(f"no game with id {game_id}")
+
+    # -- reading --------------------------------------------------------------------------
+
+    def get(self, game_id: int) -> GameRecord:
+        """Return the game *game_id* with its moves; raise :class:`GameNotFoundError`."""
+        with self._lock:
+            row = self._db.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if row is None:
+                raise GameNotFoundError(f"no game with id {game_id}")
+            moves = [
+                r[0]
+                for r in self._db.execute(
+                    "SELECT uci FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+                )
+            ]
+        return GameRecord(**dict(row), moves=moves, plies=len(moves))
+
+    def list_games(self, status: str = "all", limit: int = 200) -> list[GameRecord]:
+        """Return games, most recently changed first, without their moves.
+
+        *status* is ``'unfinished'``, ``'finished'`` or ``'all'``.
+        """
+        where = {"unfinished": "WHERE result = '*'", "finished": "WHERE result != '*'"}.get(
+            status, ""
+        )
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {_GAME_COLUMNS}, (SELECT COUNT(*) FROM moves WHERE game_id = games.id)"
+                f" AS plies FROM games {where} ORDER BY updated DESC, id DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [GameRecord(**dict(row)) for row in rows]

@@ -1,0 +1,250 @@
+"""The web app: a JSON API over :class:`GameService` and the static page (Starlette, ASGI).
+
+Every error a request can cause is answered with a 4xx (or 503) status and
+``{"error": "message"}``; the game it named is unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from royalchess.errors import ChessError
+from royalchess.store import GameStore
+from royalchess.variants import VARIANTS
+from royalchess.web import pgn_io
+from royalchess.web.computer import Computer, EngineUnavailableError
+from royalchess.web.games import MODES, ApiError, GameService
+
+__all__ = ["create_app"]
+
+STATIC = Path(__file__).parent / "static"
+
+_log = logging.getLogger("royalchess.web")
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _game_id(request: Request) -> int:
+    text = request.path_params["game_id"]
+    if not text.isdigit() or len(text) > 18:
+        raise ApiError(404, f"no game with id {text!r}")
+    return int(text)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ApiError(400, f"malformed JSON body: {exc}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "the JSON body must be an object")
+    return data
+
+
+def _field(
+    data: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any = None
+) -> Any:
+    value = data.get(name, default)
+    if value is None:
+        return default
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise ApiError(400, f"field {name!r} must be a {names}, not {type(value).__name__}")
+    return value
+
+
+def create_app(
+    db_path: str | None = None,
+    *,
+    store: GameStore | None = None,
+    computer: Computer | None = None,
+) -> Starlette:
+    """Return the ASGI app serving the page and the API on the games in *db_path*."""
+    if store is None:
+        store = GameStore(db_path)
+    service = GameService(store, computer)
+
+    def api(func: Callable[[Request], Awaitable[Any]]) -> Handler:
+        async def endpoint(request: Request) -> Response:
+            try:
+                result = await func(request)
+            except ApiError as exc:
+                return _error(exc.status, exc.message)
+            except EngineUnavailableError as exc:
+                return _error(503, str(exc))
+            except ChessError as exc:
+                return _error(400, str(exc))
+            except Exception as exc:  # noqa: BLE001 - a bug: answer in JSON, and log it
+                _log.exception("internal error in %s %s", request.method, request.url.path)
+                return _error(500, f"internal error: {type(exc).__name__}: {exc}")
+            if isinstance(result, Response):
+                return result
+            return JSONResponse(result)
+
+        return endpoint
+
+    async def info(request: Request) -> Any:
+        return {
+            "variants": [
+                {"name": v.name, "title": v.title, "files": v.files, "ranks": v.ranks}
+                for v in VARIANTS.values()
+            ],
+            "modes": list(MODES),
+            "pgn": pgn_io.available(),
+        }
+
+    async def list_games(request: Request) -> Any:
+        status = request.query_params.get("status", "all")
+        return {"games": await run_in_threadpool(service.list_games, status)}
+
+    async def new_game(request: Request) -> Any:
+        data = await _body(request)
+        kwargs = {
+            "variant": _field(data, "variant", str, "chess"),
+            "mode": _field(data, "mode", str, "vs-computer"),
+            "color": _field(data, "color", str, "white"),
+            "level": _field(data, "level", int, 4),
+            "fen": _field(data, "fen", str),
+            "position_record": _field(data, "record", str),
+        }
+        state = await run_in_threadpool(lambda: service.new_game(**kwargs))
+        return JSONResponse(state, status_code=201)
+
+    async def get_game(request: Request) -> Any:
+        return await run_in_threadpool(service.state, _game_id(request))
+
+    async def delete_game(request: Request) -> Any:
+        await run_in_threadpool(service.delete, _game_id(request))
+        return {"deleted": True}
+
+    async def legal(request: Request) -> Any:
+        state = await run_in_threadpool(service.state, _game_id(request))
+        return {"fen": state["fen"], "turn": state["turn"], "legal": state["legal"]}
+
+    async def move(request: Request) -> Any:
+        game_id = _game_id(request)
+        data = await _body(request)
+        text = _field(data, "move", str, "")
+        return await run_in_threadpool(service.play, game_id, text)
+
+    async def computer_move(request: Request) -> Any:
+        game_id = _game_id(request)
+        await _body(request)
+        return await run_in_threadpool(service.computer_move, game_id)
+
+    async def takeback(request: Request) -> Any:
+        game_id = _game_id(request)
+        data = await _body(request)
+        plies = _field(data, "plies", int)
+        return await run_in_threadpool(service.takeback, game_id, plies)
+
+    async def hint(request: Request) -> Any:
+        return await run_in_threadpool(service.hint, _game_id(request))
+
+    async def evaluation(request: Request) -> Any:
+        return await run_in_threadpool(service.evaluation, _game_id(request))
+
+    async def threats(request: Request) -> Any:
+        return await run_in_threadpool(service.threats, _game_id(request))
+
+    async def resign(request: Request) -> Any:
+        game_id = _game_id(request)
+        data = await _body(request)
+        return await run_in_threadpool(service.resign, game_id, _field(data, "color", str))
+
+    async def claim_draw(request: Request) -> Any:
+        game_id = _game_id(request)
+        await _body(request)
+        return await run_in_threadpool(service.claim_draw, game_id)
+
+    async def settings(request: Request) -> Any:
+        game_id = _game_id(request)
+        data = await _body(request)
+        kwargs = {
+            "mode": _field(data, "mode", str),
+            "color": _field(data, "color", str),
+            "level": _field(data, "level", int),
+        }
+        return await run_in_threadpool(lambda: service.set_players(game_id, **kwargs))
+
+    async def export_pgn(request: Request) -> Any:
+        game_id = _game_id(request)
+        text = await run_in_threadpool(lambda: pgn_io.export(*service.game_record(game_id)))
+        return PlainTextResponse(
+            text,
+            media_type="application/x-chess-pgn",
+            headers={"Content-Disposition": f'attachment; filename="royalchess-{game_id}.pgn"'},
+        )
+
+    async def export_record(request: Request) -> Any:
+        game_id = _game_id(request)
+        _, _, board = await run_in_threadpool(service.game_record, game_id)
+        return await run_in_threadpool(pgn_io.position_record, board)
+
+    async def import_pgn(request: Request) -> Any:
+        data = await _body(request)
+        text = _field(data, "pgn", str, "")
+        if not text.strip():
+            raise ApiError(400, 'no PGN given: send {"pgn": "..."}')
+
+        def work() -> Any:
+            board, moves, result, termination, headers = pgn_io.read(text)
+            return service.import_game(
+                board, moves, result=result, termination=termination, headers=headers
+            )
+
+        return JSONResponse(await run_in_threadpool(work), status_code=201)
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 500
+        detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
+        return _error(status, str(detail))
+
+    g = "/api/games/{game_id}"
+    routes = [
+        Route("/", index),
+        Route("/api/info", api(info)),
+        Route("/api/games", api(list_games), methods=["GET"]),
+        Route("/api/games", api(new_game), methods=["POST"]),
+        Route(g, api(get_game), methods=["GET"]),
+        Route(g, api(delete_game), methods=["DELETE"]),
+        Route(g + "/legal", api(legal)),
+        Route(g + "/move", api(move), methods=["POST"]),
+        Route(g + "/computer-move", api(computer_move), methods=["POST"]),
+        Route(g + "/takeback", api(takeback), methods=["POST"]),
+        Route(g + "/hint", api(hint)),
+        Route(g + "/evaluation", api(evaluation)),
+        Route(g + "/threats", api(threats)),
+        Route(g + "/resign", api(resign), methods=["POST"]),
+        Route(g + "/claim-draw", api(claim_draw), methods=["POST"]),
+        Route(g + "/settings", api(settings), methods=["POST"]),
+        Route(g + "/pgn", api(export_pgn)),
+        Route(g + "/record", api(export_record)),
+        Route("/api/import", api(import_pgn), methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found})
+    app.state.service = service
+    return app

@@ -1,0 +1,47 @@
+// The server's JSON API. Every call returns the parsed body or throws an Error whose
+// message is the server's own (it names what was wrong with the request).
+
+async function call(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers['Content-Type'] = 'application/json';
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (err) {
+    throw new Error(`the server cannot be reached (${err.message})`);
+  }
+  const type = response.headers.get('Content-Type') || '';
+  const data = type.includes('json') ? await response.json() : await response.text();
+  if (!response.ok) {
+    const message = typeof data === 'object' && data && data.error ? data.error : `HTTP ${response.status}`;
+    const error = new Error(message);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+const game = id => `/api/games/${encodeURIComponent(id)}`;
+
+export const api = {
+  info: () => call('GET', '/api/info'),
+  list: status => call('GET', `/api/games?status=${encodeURIComponent(status)}`),
+  create: options => call('POST', '/api/games', options),
+  get: id => call('GET', game(id)),
+  remove: id => call('DELETE', game(id)),
+  move: (id, move) => call('POST', `${game(id)}/move`, { move }),
+  computerMove: id => call('POST', `${game(id)}/computer-move`, {}),
+  takeback: id => call('POST', `${game(id)}/takeback`, {}),
+  hint: id => call('GET', `${game(id)}/hint`),
+  evaluation: id => call('GET', `${game(id)}/evaluation`),
+  threats: id => call('GET', `${game(id)}/threats`),
+  resign: id => call('POST', `${game(id)}/resign`, {}),
+  claimDraw: id => call('POST', `${game(id)}/claim-draw`, {}),
+  settings: (id, options) => call('POST', `${game(id)}/settings`, options),
+  record: id => call('GET', `${game(id)}/record`),
+  pgnUrl: id => `${game(id)}/pgn`,
+  importPgn: pgn => call('POST', '/api/import', { pgn }),
+};

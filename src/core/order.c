@@ -1,0 +1,113 @@
+#include "order.h"
+#include "position.h"
+#include "see.h"
+
+int order_captured(const Position *pos, Move m)
+{
+    int flag = MV_FLAG(m);
+    if (flag == MF_EP)
+        return PAWN;
+    if (flag == MF_CASTLE)
+        return MV_GFROM(m) && pos->board[MV_GTO(m)] ? PTYPE(pos->board[MV_GTO(m)]) : 0;
+    uint8_t p = pos->board[MV_TO(m)];
+    return p ? PTYPE(p) : 0;
+}
+
+/* Most valuable victim first, then least valuable attacker; promotions count their piece. */
+static int mvv_lva(const Position *pos, Move m, int victim, const EvalParams *ep)
+{
+    int flag = MV_FLAG(m), gain = victim ? eval_piece_value(ep, victim) : 0;
+    if (flag == MF_PROMO || flag == MF_PROMO_WAIVED)
+        gain += eval_piece_value(ep, MV_PROMO(m)) - eval_piece_value(ep, PAWN) -
+                (flag == MF_PROMO_WAIVED);
+    int attacker = flag == MF_CASTLE ? PTYPE(pos->board[MV_GFROM(m)])
+                                     : PTYPE(pos->board[MV_FROM(m)]);
+    return gain * 16 - (attacker == KING ? 0 : eval_piece_value(ep, attacker) / 16);
+}
+
+void order_score(const Position *pos, const MoveList *l, int *scores, const OrderHints *hints,
+                 const OrderTables *tables, const EvalParams *ep)
+{
+    int side = pos->side;
+    for (int i = 0; i < l->n; i++) {
+        Move m = l->moves[i];
+        int victim = order_captured(pos, m), flag = MV_FLAG(m);
+        int promo = flag == MF_PROMO || flag == MF_PROMO_WAIVED;
+        if (m == hints->tt_move) {
+            scores[i] = 1 << 30;
+        } else if (victim || promo) {
+            int value = mvv_lva(pos, m, victim, ep);
+            int attacker = PTYPE(pos->board[MV_FROM(m)]);
+            /* Only a capture by a piece worth more than its victim can lose material. */
+            int good = flag == MF_CASTLE ||
+                       (victim && eval_piece_value(ep, attacker) <= eval_piece_value(ep, victim)) ||
+                       see_value(pos, m, ep) >= 0;
+            /* Minor promotions are rarely worth a look before the quiet moves. */
+            if (promo && !victim && MV_PROMO(m) != QUEEN && pos->variant == VARIANT_CHESS)
+                good = 0;
+            scores[i] = good ? ORDER_GOOD + value : -ORDER_GOOD + value;
+        } else if (m == hints->killers[0]) {
+            scores[i] = ORDER_KILLER;
+        } else if (m == hints->killers[1]) {
+            scores[i] = ORDER_KILLER - 1;
+        } else if (m == hints->counter) {
+            scores[i] = ORDER_KILLER - 2;
+        } else {
+            scores[i] = tables->history[side][MV_FROM(m)][MV_TO(m)];
+        }
+    }
+}
+
+void order_score_tactical(const Position *pos, MoveList *l, int *scores, Move tt_move,
+                          const EvalParams *ep)
+{
+    int n = 0;
+    for (int i = 0; i < l->n; i++) {
+        Move m = l->moves[i];
+        int victim = order_captured(pos, m), flag = MV_FLAG(m);
+        int promo = flag == MF_PROMO || flag == MF_PROMO_WAIVED;
+        if (!victim && !promo)
+            continue;
+        l->moves[n] = m;
+        scores[n++] = m == tt_move ? 1 << 30 : mvv_lva(pos, m, victim, ep);
+    }
+    l->n = n;
+}
+
+Move order_pick(MoveList *l, int *scores, int i)
+{
+    int best = i;
+    for (int j = i + 1; j < l->n; j++)
+        if (scores[j] > scores[best])
+            best = j;
+    if (best != i) {
+        Move m = l->moves[i];
+        int sc = scores[i];
+        l->moves[i] = l->moves[best];
+        scores[i] = scores[best];
+        l->moves[best] = m;
+        scores[best] = sc;
+    }
+    return l->moves[i];
+}
+
+/* History with gravity: a bonus shrinks as the entry nears the bound, so old news fades. */
+static void nudge(int *h, int bonus)
+{
+    int b = bonus < 0 ? -bonus : bonus;
+    *h += bonus - *h * b / ORDER_HISTORY_MAX;
+}
+
+void order_reward(OrderTables *t, int side, Move best, const Move *tried, int ntried,
+                  int depth, Move previous)
+{
+    int bonus = depth * depth + 2 * depth;
+    if (bonus > 1200)
+        bonus = 1200;
+    nudge(&t->history[side][MV_FROM(best)][MV_TO(best)], bonus);
+    for (int i = 0; i < ntried; i++)
+        if (tried[i] != best)
+            nudge(&t->history[side][MV_FROM(tried[i])][MV_TO(tried[i])], -bonus);
+    if (previous)
+        t->counter[MV_FROM(previous)][MV_TO(previous)] = best;
+}

@@ -1,0 +1,48 @@
+/* Move ordering: the hash move first, then winning captures (MVV/LVA, checked by SEE), the
+ * killer and counter moves, quiet moves by history, and losing captures last. */
+#ifndef RC_ORDER_H
+#define RC_ORDER_H
+
+#include "eval.h"
+#include "types.h"
+
+/* What the search learns about quiet moves, by side and from/to square. */
+typedef struct {
+    int history[2][MB_SIZE][MB_SIZE];
+    Move counter[MB_SIZE][MB_SIZE];   /* the refutation of the opponent's last move */
+} OrderTables;
+
+typedef struct {
+    Move tt_move;
+    Move killers[2];
+    Move counter;
+} OrderHints;
+
+#define ORDER_HISTORY_MAX 16384
+
+/* The type of the piece a move captures (0 for none); castling with a capturing Guard
+ * counts. */
+int order_captured(const Position *pos, Move m);
+/* Captures and promotions: the moves quiescence search looks at. */
+static inline int order_is_tactical(const Position *pos, Move m)
+{
+    int flag = MV_FLAG(m);
+    return flag == MF_PROMO || flag == MF_PROMO_WAIVED || order_captured(pos, m) != 0;
+}
+
+/* Gives every move of l a score, higher first. Captures get see_value() when it can matter. */
+void order_score(const Position *pos, const MoveList *l, int *scores, const OrderHints *hints,
+                 const OrderTables *tables, const EvalParams *ep);
+/* Quiescence: captures and promotions only, MVV/LVA; other moves are dropped from l. */
+void order_score_tactical(const Position *pos, MoveList *l, int *scores, Move tt_move,
+                          const EvalParams *ep);
+/* Swaps the best-scored move among l[i..] into place i and returns it. */
+Move order_pick(MoveList *l, int *scores, int i);
+/* A quiet move caused a cut-off: reward it, punish the quiet moves tried before it. */
+void order_reward(OrderTables *t, int side, Move best, const Move *tried, int ntried,
+                  int depth, Move previous);
+/* Scores at or above this are the hash move, winning captures, killers and counter moves. */
+#define ORDER_GOOD (1 << 24)
+#define ORDER_KILLER (ORDER_GOOD - 3)
+
+#endif

@@ -1,0 +1,750 @@
+/* The search. A node's life: draw and mate-distance checks, the hash table, static eval and
+ * the pruning it allows (reverse futility, null move), then the moves in order with late-move
+ * reductions and principal-variation re-searches; leaves go on in quiescence until quiet. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "attack.h"
+#include "movegen.h"
+#include "order.h"
+#include "position.h"
+#include "search.h"
+#include "see.h"
+#include "timeman.h"
+#include "zobrist.h"
+
+typedef struct {
+    Move move;
+    int score;       /* of the running iteration, -SCORE_INF until it beats the window */
+    int prev_score;  /* of the last finished iteration */
+    int pv_len;
+    Move pv[MAX_PLY];
+} RootMove;
+
+typedef struct {
+    MoveList list;
+    int scores[MAX_MOVES];
+    Move killers[2];
+    Move move;       /* the move made from this ply (0 for a null move) */
+    int eval;
+} Ply;
+
+/* Search tunables, settable at run time for testing changes by self-play (names below). */
+enum {
+    SP_RFP_DEPTH, SP_RFP_MARGIN, SP_FUT_DEPTH, SP_FUT_BASE, SP_FUT_MARGIN, SP_LMP_DEPTH,
+    SP_NULL_BASE, SP_LMR_BASE, SP_LMR_DIV, SP_HIST_DIV, SP_SEE_MARGIN, SP_DELTA, SP_COUNT
+};
+static const char *const SP_NAMES[SP_COUNT] = {
+    "rfp_depth", "rfp_margin", "fut_depth", "fut_base", "fut_margin", "lmp_depth",
+    "null_base", "lmr_base", "lmr_div", "hist_div", "see_margin", "qs_delta",
+};
+static const int SP_DEFAULTS[SP_COUNT] = { 6, 90, 6, 100, 90, 5, 3, 75, 225, 6000, 100, 200 };
+
+struct Search {
+    TT tt;
+    EvalParams params;
+    int sp[SP_COUNT];
+    OrderTables order;
+    Ply stack[MAX_PLY + 4];
+    Move pv[MAX_PLY + 1][MAX_PLY + 1];
+    int pv_len[MAX_PLY + 1];
+    RootMove root[MAX_MOVES];
+    int nroot;
+    unsigned char lmr[64][64];
+
+    Position pos;            /* the private copy being searched */
+    SearchLimits lim;
+    uint64_t nodes;
+    int seldepth;
+    int completed;           /* deepest finished iteration; the node budget waits for one */
+    int stopped;             /* this search has been told to stop (by time, nodes or ticket) */
+    uint64_t ticket;
+    volatile uint64_t stop_ticket;
+    volatile int pondering;
+    volatile int64_t start;
+    int64_t soft, hard;      /* ms from start; negative = no limit */
+    SearchReport report;
+    void *ctx;
+};
+
+/* ---- small helpers ---------------------------------------------------------------------- */
+
+/* Natural logarithm, enough for the reduction table (keeps the core free of libm). */
+static double ln(double x)
+{
+    int k = 0;
+    while (x >= 2.0)
+        x /= 2.0, k++;
+    double y = (x - 1.0) / (x + 1.0), y2 = y * y, sum = 0.0, term = y;
+    for (int i = 1; i < 30; i += 2) {
+        sum += term / i;
+        term *= y2;
+    }
+    return 2.0 * sum + k * 0.69314718055994531;
+}
+
+static void init_lmr(Search *s)
+{
+    for (int d = 0; d < 64; d++)
+        for (int m = 0; m < 64; m++) {
+            double r = d && m ? s->sp[SP_LMR_BASE] / 100.0 +
+                                    ln(d) * ln(m) / (s->sp[SP_LMR_DIV] / 100.0)
+                              : 0.0;
+            s->lmr[d][m] = (unsigned char)(r < 0 ? 0 : r > 40 ? 40 : r);
+        }
+}
+
+static inline int reduction(const Search *s, int depth, int moves)
+{
+    return s->lmr[depth < 63 ? depth : 63][moves < 63 ? moves : 63];
+}
+
+/* Mate scores are stored relative to the node, read back relative to the root. */
+static inline int score_to_tt(int score, int ply)
+{
+    return score >= SCORE_MATE_BOUND ? score + ply : score <= -SCORE_MATE_BOUND ? score - ply
+                                                                                : score;
+}
+
+static inline int score_from_tt(int score, int ply)
+{
+    return score >= SCORE_MATE_BOUND ? score - ply : score <= -SCORE_MATE_BOUND ? score + ply
+                                                                                : score;
+}
+
+static int has_pieces(const Position *pos, int color)
+{
+    for (int i = 0; i < pos->pcount[color]; i++) {
+        int t = PTYPE(pos->board[pos->plist[color][i]]);
+        if (t != PAWN && t != KING)
+            return 1;
+    }
+    return 0;
+}
+
+/* A draw by the fifty-move rule, by repetition (once inside the tree, or a third time with
+ * the game before the root), or by insufficient material. */
+static int is_draw(const Position *pos, int ply)
+{
+    if (pos->halfmove >= 100)
+        return 1;
+    int limit = pos->halfmove < pos->ply ? pos->halfmove : pos->ply, seen = 0;
+    for (int i = 4; i <= limit; i += 2)
+        if (pos->hist[pos->ply - i].key == pos->key && (i <= ply || ++seen >= 2))
+            return 1;
+    return pos->pcount[WHITE] + pos->pcount[BLACK] <= 4 && pos_insufficient_material(pos);
+}
+
+/* The null move: the side to move passes. Only the search uses it, so it lives here; it
+ * keeps the position's history so repetition checks stay correct. */
+static void make_null(Position *pos)
+{
+    Undo *u = &pos->hist[pos->ply++];
+    u->move = 0;
+    u->key = pos->key;
+    u->bkey = pos->bkey;
+    u->castle = pos->castle;
+    u->ep = pos->ep;
+    u->recap = pos->recap;
+    u->recap_rook = pos->recap_rook;
+    u->halfmove = (uint16_t)(pos->halfmove > 65535 ? 65535 : pos->halfmove);
+    u->captured = u->moved = EMPTY;
+    pos->ep = pos->recap = pos->recap_rook = 0;
+    pos->halfmove = 0; /* no repetition across a pass */
+    pos->side = !pos->side;
+    pos->bkey ^= zob.side;
+    pos->key = pos->bkey;
+}
+
+static void unmake_null(Position *pos)
+{
+    Undo *u = &pos->hist[--pos->ply];
+    pos->side = !pos->side;
+    pos->key = u->key;
+    pos->bkey = u->bkey;
+    pos->ep = u->ep;
+    pos->recap = u->recap;
+    pos->recap_rook = u->recap_rook;
+    pos->halfmove = u->halfmove;
+}
+
+static int64_t elapsed(const Search *s)
+{
+    return tm_now_ms() - s->start;
+}
+
+/* Counts a node and decides whether to stop: the node budget at once, the ticket and the
+ * clock every 1024 nodes. */
+static inline int count_node(Search *s)
+{
+    s->nodes++;
+    if (s->stopped)
+        return 1;
+    if (s->lim.nodes && s->nodes >= s->lim.nodes && s->completed)
+        s->stopped = 1;
+    else if ((s->nodes & 1023) == 0) {
+        if (s->stop_ticket == s->ticket)
+            s->stopped = 1;
+        else if (s->hard >= 0 && !s->pondering && elapsed(s) >= s->hard)
+            s->stopped = 1;
+    }
+    return s->stopped;
+}
+
+/* ---- quiescence --------------------------------------------------------------------------- */
+
+static int qsearch(Search *s, int alpha, int beta, int ply)
+{
+    Position *pos = &s->pos;
+    if (count_node(s))
+        return 0;
+    if (ply > s->seldepth)
+        s->seldepth = ply;
+    if (is_draw(pos, ply))
+        return 0;
+    int in_check = att_in_check(pos, pos->side);
+    if (ply >= MAX_PLY)
+        return in_check ? 0 : eval_evaluate(pos, &s->params);
+
+    TTEntry e;
+    Move tt_move = 0;
+    int tt_eval = TT_NO_EVAL;
+    if (tt_probe(&s->tt, pos->key, &e)) {
+        int sc = score_from_tt(e.score, ply), b = e.bound & 3;
+        if ((b == BOUND_EXACT) || (b == BOUND_LOWER && sc >= beta) ||
+            (b == BOUND_UPPER && sc <= alpha))
+            return sc;
+        tt_move = e.move;
+        tt_eval = e.eval;
+    }
+
+    int best = -SCORE_INF, stand = TT_NO_EVAL;
+    if (!in_check) {
+        stand = tt_eval != TT_NO_EVAL ? tt_eval : eval_evaluate(pos, &s->params);
+        if (stand >= beta)
+            return stand;
+        if (stand > alpha)
+            alpha = stand;
+        best = stand;
+    }
+
+    Ply *p = &s->stack[ply];
+    gen_legal(pos, &p->list);
+    if (p->list.n == 0)
+        return in_check ? -SCORE_MATE + ply : 0;
+    if (in_check) {
+        OrderHints h = { tt_move, { 0, 0 }, 0 };
+        order_score(pos, &p->list, p->scores, &h, &s->order, &s->params);
+    } else {
+        order_score_tactical(pos, &p->list, p->scores, tt_move, &s->params);
+    }
+
+    int old_alpha = alpha;
+    Move best_move = 0;
+    for (int i = 0; i < p->list.n; i++) {
+        Move m = order_pick(&p->list, p->scores, i);
+        if (!in_check) {
+            int victim = order_captured(pos, m);
+            /* Delta pruning: even winning this piece cannot lift the score to alpha. */
+            if (MV_FLAG(m) != MF_PROMO && victim &&
+                stand + eval_piece_value(&s->params, victim) + s->sp[SP_DELTA] <= alpha)
+                continue;
+            if (see_value(pos, m, &s->params) < 0)
+                continue;
+        }
+        pos_make(pos, m);
+        int score = -qsearch(s, -beta, -alpha, ply + 1);
+        pos_unmake(pos);
+        if (s->stopped)
+            return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                best_move = m;
+                if (score >= beta)
+                    break;
+            }
+        }
+    }
+    int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(&s->tt, pos->key, best_move, score_to_tt(best, ply), stand, 0, bound);
+    return best;
+}
+
+/* ---- the main search ---------------------------------------------------------------------- */
+
+static void update_pv(Search *s, int ply, Move m)
+{
+    s->pv[ply][0] = m;
+    int n = s->pv_len[ply + 1];
+    memcpy(&s->pv[ply][1], s->pv[ply + 1], (size_t)n * sizeof(Move));
+    s->pv_len[ply] = n + 1;
+}
+
+static int search(Search *s, int alpha, int beta, int depth, int ply, int null_ok)
+{
+    Position *pos = &s->pos;
+    int pv_node = beta - alpha > 1;
+    s->pv_len[ply] = 0;
+    if (depth <= 0)
+        return qsearch(s, alpha, beta, ply);
+    if (count_node(s))
+        return 0;
+    if (ply > s->seldepth)
+        s->seldepth = ply;
+    if (is_draw(pos, ply))
+        return 0;
+    int in_check = att_in_check(pos, pos->side);
+    if (ply >= MAX_PLY)
+        return in_check ? 0 : eval_evaluate(pos, &s->params);
+    /* Mate distance pruning: no line from here beats a mate already found nearer the root. */
+    if (alpha < -SCORE_MATE + ply)
+        alpha = -SCORE_MATE + ply;
+    if (beta > SCORE_MATE - ply - 1)
+        beta = SCORE_MATE - ply - 1;
+    if (alpha >= beta)
+        return alpha;
+    if (in_check)
+        depth++;
+
+    TTEntry e;
+    Move tt_move = 0;
+    int tt_eval = TT_NO_EVAL;
+    if (tt_probe(&s->tt, pos->key, &e)) {
+        tt_move = e.move;
+        tt_eval = e.eval;
+        int sc = score_from_tt(e.score, ply), b = e.bound & 3;
+        if (!pv_node && e.depth >= depth &&
+            ((b == BOUND_EXACT) || (b == BOUND_LOWER && sc >= beta) ||
+             (b == BOUND_UPPER && sc <= alpha)))
+            return sc;
+    }
+
+    Ply *p = &s->stack[ply];
+    int eval = in_check ? -SCORE_INF
+                        : tt_eval != TT_NO_EVAL ? tt_eval : eval_evaluate(pos, &s->params);
+    p->eval = eval;
+    int improving = !in_check && ply >= 2 && eval > s->stack[ply - 2].eval;
+
+    if (!pv_node && !in_check && beta < SCORE_MATE_BOUND && beta > -SCORE_MATE_BOUND) {
+        /* Reverse futility: far above beta with little depth left, a cut-off is near sure. */
+        if (depth <= s->sp[SP_RFP_DEPTH] && eval - s->sp[SP_RFP_MARGIN] * (depth - improving) >= beta)
+            return eval;
+        /* Null move: if passing still beats beta, a real move will (not in pawn endings,
+         * where zugzwang is common). */
+        if (null_ok && depth >= 2 && eval >= beta && has_pieces(pos, pos->side)) {
+            int r = s->sp[SP_NULL_BASE] + depth / 4 +
+                    ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
+            p->move = 0;
+            make_null(pos);
+            int score = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, 0);
+            unmake_null(pos);
+            if (s->stopped)
+                return 0;
+            if (score >= beta)
+                return score >= SCORE_MATE_BOUND ? beta : score;
+        }
+    }
+    /* Without a hash move this node was not searched before: a shallower look is cheaper. */
+    if (!tt_move && depth >= 4)
+        depth--;
+
+    gen_legal(pos, &p->list);
+    if (p->list.n == 0)
+        return in_check ? -SCORE_MATE + ply : 0;
+    Move prev = ply > 0 ? s->stack[ply - 1].move : 0;
+    OrderHints hints = { tt_move, { p->killers[0], p->killers[1] },
+                         prev ? s->order.counter[MV_FROM(prev)][MV_TO(prev)] : 0 };
+    order_score(pos, &p->list, p->scores, &hints, &s->order, &s->params);
+    s->stack[ply + 2].killers[0] = s->stack[ply + 2].killers[1] = 0;
+
+    int best = -SCORE_INF, old_alpha = alpha, searched = 0, ntried = 0;
+    Move best_move = 0, tried[64];
+    for (int i = 0; i < p->list.n; i++) {
+        Move m = order_pick(&p->list, p->scores, i);
+        int tactical = order_is_tactical(pos, m);
+        int sc_order = p->scores[i];
+        /* Near the leaves, moves that look hopeless are skipped unless they give check:
+         * quiet moves far down the list or far below alpha, and captures that lose. */
+        int hopeless = 0;
+        if (ply > 0 && !in_check && best > -SCORE_MATE_BOUND) {
+            if (!tactical)
+                hopeless = (depth <= s->sp[SP_LMP_DEPTH] &&
+                            searched >= (3 + depth * depth) / (improving ? 1 : 2) + 2) ||
+                           (depth <= s->sp[SP_FUT_DEPTH] &&
+                            eval + s->sp[SP_FUT_BASE] + s->sp[SP_FUT_MARGIN] * depth <= alpha);
+            else
+                hopeless = !pv_node && depth <= 5 && sc_order < 0 &&
+                           see_value(pos, m, &s->params) < -s->sp[SP_SEE_MARGIN] * depth;
+        }
+        p->move = m;
+        pos_make(pos, m);
+        int gives_check = att_in_check(pos, pos->side);
+        if (hopeless && !gives_check) {
+            pos_unmake(pos);
+            continue;
+        }
+        int new_depth = depth - 1, score;
+        if (searched == 0) {
+            score = -search(s, -beta, -alpha, new_depth, ply + 1, 1);
+        } else {
+            int r = 0;
+            if (depth >= 3 && searched >= 2 + pv_node && !tactical) {
+                r = reduction(s, depth, searched);
+                r -= pv_node;
+                r += !improving;
+                r -= gives_check || in_check;
+                if (sc_order >= ORDER_KILLER - 2)
+                    r--;
+                else
+                    r -= sc_order / s->sp[SP_HIST_DIV]; /* good history: reduced less */
+                if (r > new_depth - 1)
+                    r = new_depth - 1;
+                if (r < 0)
+                    r = 0;
+            }
+            score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, 1);
+            if (score > alpha && r > 0)
+                score = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, 1);
+            if (score > alpha && score < beta)
+                score = -search(s, -beta, -alpha, new_depth, ply + 1, 1);
+        }
+        pos_unmake(pos);
+        if (s->stopped)
+            return 0;
+        searched++;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                best_move = m;
+                update_pv(s, ply, m);
+                if (score >= beta) {
+                    if (!tactical) {
+                        if (p->killers[0] != m) {
+                            p->killers[1] = p->killers[0];
+                            p->killers[0] = m;
+                        }
+                        order_reward(&s->order, pos->side, m, tried, ntried, depth, prev);
+                    }
+                    break;
+                }
+            }
+        }
+        if (!tactical && ntried < 64)
+            tried[ntried++] = m;
+    }
+    int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(&s->tt, pos->key, best_move, score_to_tt(best, ply),
+             in_check ? TT_NO_EVAL : eval, depth, bound);
+    return best;
+}
+
+/* ---- the root ----------------------------------------------------------------------------- */
+
+/* Searches the root moves from index first on; returns the best score. Moves that do not
+ * beat the window keep -SCORE_INF, so a stable sort keeps their earlier order. */
+static int search_root(Search *s, int alpha, int beta, int depth, int first)
+{
+    Position *pos = &s->pos;
+    int best = -SCORE_INF;
+    s->pv_len[0] = 0;
+    for (int i = first; i < s->nroot; i++) {
+        RootMove *rm = &s->root[i];
+        s->stack[0].move = rm->move;
+        int quiet = !order_is_tactical(pos, rm->move);
+        s->nodes++;
+        pos_make(pos, rm->move);
+        int score;
+        if (i == first) {
+            score = -search(s, -beta, -alpha, depth - 1, 1, 1);
+        } else {
+            int r = depth >= 3 && i >= first + 3 && quiet ? 1 : 0;
+            score = -search(s, -alpha - 1, -alpha, depth - 1 - r, 1, 1);
+            if (score > alpha && r)
+                score = -search(s, -alpha - 1, -alpha, depth - 1, 1, 1);
+            if (score > alpha)
+                score = -search(s, -beta, -alpha, depth - 1, 1, 1);
+        }
+        pos_unmake(pos);
+        if (s->stopped)
+            break;
+        if (i == first || score > alpha) {
+            rm->score = score;
+            rm->pv[0] = rm->move;
+            rm->pv_len = 1 + s->pv_len[1];
+            memcpy(&rm->pv[1], s->pv[1], (size_t)s->pv_len[1] * sizeof(Move));
+        } else {
+            rm->score = -SCORE_INF;
+        }
+        if (score > best)
+            best = score;
+        if (score > alpha) {
+            alpha = score;
+            if (score >= beta)
+                break;
+        }
+    }
+    return best;
+}
+
+static void sort_root(RootMove *r, int from, int to)
+{
+    /* insertion sort: stable, and the list is nearly sorted */
+    for (int i = from + 1; i < to; i++) {
+        RootMove tmp = r[i];
+        int j = i;
+        while (j > from && r[j - 1].score < tmp.score) {
+            r[j] = r[j - 1];
+            j--;
+        }
+        r[j] = tmp;
+    }
+}
+
+static void send_report(Search *s, int depth, int line, int score, int bound)
+{
+    if (!s->report)
+        return;
+    SearchInfo info;
+    RootMove *rm = &s->root[line];
+    info.depth = depth;
+    info.seldepth = s->seldepth;
+    info.multipv = line + 1;
+    info.score = score;
+    info.bound = bound;
+    info.nodes = s->nodes;
+    info.time_ms = elapsed(s);
+    info.hashfull = tt_hashfull(&s->tt);
+    info.pv_len = rm->pv_len;
+    memcpy(info.pv, rm->pv, (size_t)rm->pv_len * sizeof(Move));
+    s->report(s->ctx, &info);
+}
+
+static int root_allowed(const SearchLimits *lim, Move m)
+{
+    if (!lim->only || lim->nonly <= 0)
+        return 1;
+    for (int i = 0; i < lim->nonly; i++)
+        if (lim->only[i] == m)
+            return 1;
+    return 0;
+}
+
+static void init_root(Search *s)
+{
+    Ply *p = &s->stack[0];
+    gen_legal(&s->pos, &p->list);
+    TTEntry e;
+    OrderHints h = { tt_probe(&s->tt, s->pos.key, &e) ? e.move : 0, { 0, 0 }, 0 };
+    order_score(&s->pos, &p->list, p->scores, &h, &s->order, &s->params);
+    s->nroot = 0;
+    for (int i = 0; i < p->list.n; i++) {
+        Move m = order_pick(&p->list, p->scores, i);
+        if (!root_allowed(&s->lim, m))
+            continue;
+        RootMove *rm = &s->root[s->nroot++];
+        rm->move = m;
+        rm->score = rm->prev_score = -SCORE_INF;
+        rm->pv[0] = m;
+        rm->pv_len = 1;
+    }
+    if (s->nroot == 0 && s->lim.only) { /* no searchmove is legal: search them all */
+        s->lim.only = NULL;
+        init_root(s);
+    }
+}
+
+static int time_is_up(const Search *s)
+{
+    return !s->lim.infinite && !s->pondering && s->soft >= 0 && elapsed(s) >= s->soft;
+}
+
+static void iterate(Search *s, SearchResult *out)
+{
+    int max_depth = s->lim.depth > 0 && s->lim.depth < MAX_PLY ? s->lim.depth : MAX_PLY;
+    int lines = s->lim.multipv < 1 ? 1 : s->lim.multipv;
+    if (lines > s->nroot)
+        lines = s->nroot;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        s->seldepth = 0;
+        for (int line = 0; line < lines && !s->stopped; line++) {
+            int prev = s->root[line].prev_score, delta = 25;
+            int alpha = -SCORE_INF, beta = SCORE_INF;
+            if (depth >= 5 && prev > -SCORE_MATE_BOUND && prev < SCORE_MATE_BOUND) {
+                alpha = prev - delta;
+                beta = prev + delta;
+            }
+            for (;;) {
+                int score = search_root(s, alpha, beta, depth, line);
+                sort_root(s->root, line, s->nroot);
+                if (s->stopped)
+                    break;
+                if (score <= alpha) {
+                    beta = (alpha + beta) / 2;
+                    alpha = score - delta > -SCORE_INF ? score - delta : -SCORE_INF;
+                    send_report(s, depth, line, score, BOUND_UPPER);
+                } else if (score >= beta) {
+                    beta = score + delta < SCORE_INF ? score + delta : SCORE_INF;
+                    send_report(s, depth, line, score, BOUND_LOWER);
+                } else {
+                    break;
+                }
+                delta += delta / 2;
+            }
+        }
+        if (s->stopped)
+            break;
+        /* A later line can overtake an earlier one: report them all once sorted. */
+        sort_root(s->root, 0, lines);
+        for (int line = 0; line < lines; line++)
+            send_report(s, depth, line, s->root[line].score, BOUND_EXACT);
+        for (int i = 0; i < s->nroot; i++)
+            s->root[i].prev_score = s->root[i].score;
+        out->depth = s->completed = depth;
+        int best = s->root[0].score;
+        /* A mate found within this depth cannot be bettered by searching deeper. */
+        if (!s->lim.infinite && best > -SCORE_INF &&
+            (best >= SCORE_MATE_BOUND || best <= -SCORE_MATE_BOUND) &&
+            SCORE_MATE - abs(best) <= depth)
+            break;
+        /* One legal move under a clock: play it. */
+        if (s->nroot == 1 && s->soft >= 0 && !s->lim.infinite && !s->lim.movetime)
+            break;
+        if (time_is_up(s))
+            break;
+    }
+}
+
+/* ---- the public side ---------------------------------------------------------------------- */
+
+void search_default_limits(SearchLimits *lim)
+{
+    memset(lim, 0, sizeof *lim);
+    lim->time[WHITE] = lim->time[BLACK] = -1;
+    lim->multipv = 1;
+    lim->overhead = 20;
+}
+
+Search *search_new(size_t hash_mb)
+{
+    Search *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    if (!tt_init(&s->tt, hash_mb)) {
+        free(s);
+        return NULL;
+    }
+    eval_default_params(&s->params);
+    memcpy(s->sp, SP_DEFAULTS, sizeof s->sp);
+    init_lmr(s);
+    return s;
+}
+
+void search_free(Search *s)
+{
+    if (!s)
+        return;
+    tt_free(&s->tt);
+    free(s);
+}
+
+int search_resize(Search *s, size_t hash_mb)
+{
+    TT fresh;
+    if (!tt_init(&fresh, hash_mb))
+        return 0;
+    tt_free(&s->tt);
+    s->tt = fresh;
+    return 1;
+}
+
+void search_clear(Search *s)
+{
+    tt_clear(&s->tt);
+    memset(&s->order, 0, sizeof s->order);
+    for (int i = 0; i < MAX_PLY + 4; i++)
+        s->stack[i].killers[0] = s->stack[i].killers[1] = 0;
+}
+
+EvalParams *search_params(Search *s)
+{
+    return &s->params;
+}
+
+int search_tunable_count(void)
+{
+    return SP_COUNT;
+}
+
+const char *search_tunable_name(int i)
+{
+    return SP_NAMES[i];
+}
+
+int search_get_tunable(const Search *s, int i)
+{
+    return s->sp[i];
+}
+
+int search_set_tunable(Search *s, const char *name, int value)
+{
+    for (int i = 0; i < SP_COUNT; i++)
+        if (strcmp(name, SP_NAMES[i]) == 0) {
+            if (value <= 0 && (i == SP_LMR_DIV || i == SP_HIST_DIV))
+                return 0;
+            s->sp[i] = value;
+            init_lmr(s);
+            return 1;
+        }
+    return 0;
+}
+
+void search_stop(Search *s, uint64_t ticket)
+{
+    s->stop_ticket = ticket;
+}
+
+void search_ponderhit(Search *s)
+{
+    s->start = tm_now_ms();
+    s->pondering = 0;
+}
+
+void search_go(Search *s, const Position *pos, const SearchLimits *lim, SearchReport report,
+               void *ctx, uint64_t ticket, SearchResult *out)
+{
+    memset(out, 0, sizeof *out);
+    s->start = tm_now_ms();
+    s->lim = *lim;
+    s->report = report;
+    s->ctx = ctx;
+    s->ticket = ticket;
+    s->nodes = 0;
+    s->completed = 0;
+    s->stopped = s->stop_ticket == ticket;
+    s->pondering = lim->ponder;
+    s->soft = s->hard = -1;
+    int us = pos->side;
+    if (lim->movetime > 0 || (!lim->infinite && lim->time[us] >= 0))
+        tm_budget(lim->time[us], lim->inc[us], lim->movestogo, lim->movetime, lim->overhead,
+                  &s->soft, &s->hard);
+    if (!pos_copy(&s->pos, pos) || !pos_reserve(&s->pos, pos->ply + MAX_PLY + 8)) {
+        pos_free(&s->pos);
+        return; /* out of memory: no move */
+    }
+    tt_new_search(&s->tt);
+    for (int i = 0; i < MAX_PLY + 4; i++)
+        s->stack[i].killers[0] = s->stack[i].killers[1] = 0;
+    init_root(s);
+    if (s->nroot > 0) {
+        iterate(s, out);
+        out->best = s->root[0].move;
+        out->ponder = s->root[0].pv_len > 1 ? s->root[0].pv[1] : 0;
+        out->score = s->root[0].score > -SCORE_INF ? s->root[0].score : s->root[0].prev_score;
+    }
+    out->nodes = s->nodes;
+    out->time_ms = elapsed(s);
+    pos_free(&s->pos);
+}

@@ -1,0 +1,519 @@
+/* The CPython binding of the search: the type _core.Search. It converts and delegates; the
+ * search runs with the GIL released, on a position built from a FEN and the moves played
+ * since (so repetitions with the game's earlier positions are seen). Progress reaches
+ * Python through a callback, called from the searching thread with the GIL held again. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "codec.h"
+#include "fen.h"
+#include "position.h"
+#include "search.h"
+#include "search_binding.h"
+#include "see.h"
+
+typedef struct {
+    PyObject_HEAD
+    Search *search;
+    int busy;                       /* a go() is running; read and written with the GIL */
+    uint64_t last_ticket;           /* tickets handed out so far */
+    uint64_t running;               /* ticket of the running search, 0 when idle */
+} PySearch;
+
+/* ---- positions ---------------------------------------------------------------------------- */
+
+/* Fills pos from a FEN and the move codes played from it. Returns 0 with an exception set. */
+static int build_position(Position *pos, const char *fen, int variant, PyObject *moves)
+{
+    char err[256];
+    if (variant != VARIANT_CHESS && variant != VARIANT_ROYAL) {
+        PyErr_Format(PyExc_ValueError, "unknown variant %d", variant);
+        return 0;
+    }
+    if (!fen_parse(pos, fen, variant, err, sizeof err)) {
+        pos_free(pos);
+        PyErr_SetString(PyExc_ValueError, err);
+        return 0;
+    }
+    if (!moves || moves == Py_None)
+        return 1;
+    PyObject *seq = PySequence_Fast(moves, "moves must be a sequence of move codes");
+    if (!seq) {
+        pos_free(pos);
+        return 0;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (!pos_reserve(pos, (int)n + 8)) {
+        Py_DECREF(seq);
+        pos_free(pos);
+        PyErr_NoMemory();
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned long long code = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        Move m = 0;
+        if (!(code == (unsigned long long)-1 && PyErr_Occurred()))
+            m = codec_find_legal(pos, code);
+        if (!m) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "move %zd (code %llu) is not legal there", i,
+                             code);
+            Py_DECREF(seq);
+            pos_free(pos);
+            return 0;
+        }
+        pos_make(pos, m);
+    }
+    Py_DECREF(seq);
+    return 1;
+}
+
+/* ---- progress ----------------------------------------------------------------------------- */
+
+typedef struct {
+    PyThreadState *tstate;          /* the searching thread's state while the GIL is free */
+    PyObject *callback;
+    const Position *pos;
+    Search *search;
+    uint64_t ticket;
+    int failed;                     /* the callback raised: its exception is pending */
+    PyObject *etype, *evalue, *etb;
+} ReportCtx;
+
+static PyObject *pv_list(const Position *pos, const Move *pv, int n)
+{
+    PyObject *list = PyList_New(n);
+    if (!list)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        PyList_SET_ITEM(list, i, PyLong_FromUnsignedLongLong(codec_export(pos, pv[i])));
+    return list;
+}
+
+/* Adds "score" (centipawns) or "mate" (moves, negative when being mated) to d. */
+static int put_score(PyObject *d, int score)
+{
+    PyObject *v;
+    const char *key;
+    if (score >= SCORE_MATE_BOUND) {
+        key = "mate";
+        v = PyLong_FromLong((SCORE_MATE - score + 1) / 2);
+    } else if (score <= -SCORE_MATE_BOUND) {
+        key = "mate";
+        v = PyLong_FromLong(-((SCORE_MATE + score) / 2));
+    } else {
+        key = "score";
+        v = PyLong_FromLong(score);
+    }
+    if (!v)
+        return -1;
+    int rc = PyDict_SetItemString(d, key, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+static int put_long(PyObject *d, const char *key, long long value)
+{
+    PyObject *v = PyLong_FromLongLong(value);
+    if (!v)
+        return -1;
+    int rc = PyDict_SetItemString(d, key, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+static PyObject *info_dict(const Position *pos, const SearchInfo *info)
+{
+    static const char *const bounds[4] = { "exact", "upper", "lower", "exact" };
+    PyObject *d = PyDict_New();
+    if (!d)
+        return NULL;
+    long long ms = info->time_ms, nps = ms > 0 ? (long long)(info->nodes * 1000 / ms) : 0;
+    PyObject *pv = pv_list(pos, info->pv, info->pv_len);
+    PyObject *bound = PyUnicode_FromString(bounds[info->bound & 3]);
+    if (!pv || !bound || put_long(d, "depth", info->depth) < 0 ||
+        put_long(d, "seldepth", info->seldepth) < 0 ||
+        put_long(d, "multipv", info->multipv) < 0 || put_score(d, info->score) < 0 ||
+        put_long(d, "nodes", (long long)info->nodes) < 0 || put_long(d, "time", ms) < 0 ||
+        put_long(d, "nps", nps) < 0 || put_long(d, "hashfull", info->hashfull) < 0 ||
+        PyDict_SetItemString(d, "pv", pv) < 0 || PyDict_SetItemString(d, "bound", bound) < 0) {
+        Py_XDECREF(pv);
+        Py_XDECREF(bound);
+        Py_DECREF(d);
+        return NULL;
+    }
+    Py_DECREF(pv);
+    Py_DECREF(bound);
+    return d;
+}
+
+static void report(void *arg, const SearchInfo *info)
+{
+    ReportCtx *c = arg;
+    if (!c->callback || c->failed)
+        return;
+    PyEval_RestoreThread(c->tstate);
+    PyObject *d = info_dict(c->pos, info);
+    PyObject *r = d ? PyObject_CallFunctionObjArgs(c->callback, d, NULL) : NULL;
+    Py_XDECREF(d);
+    if (!r) {
+        /* Keep the exception for the caller of go() and end the search. */
+        c->failed = 1;
+        PyErr_Fetch(&c->etype, &c->evalue, &c->etb);
+        search_stop(c->search, c->ticket);
+    }
+    Py_XDECREF(r);
+    c->tstate = PyEval_SaveThread();
+}
+
+/* ---- the type ----------------------------------------------------------------------------- */
+
+static int Search_init(PySearch *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = { "hash_mb", NULL };
+    Py_ssize_t mb = 16;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|n", kwlist, &mb))
+        return -1;
+    if (mb < 1 || mb > 65536) {
+        PyErr_Format(PyExc_ValueError, "hash size %zd MB is out of range 1..65536", mb);
+        return -1;
+    }
+    if (self->search) {
+        PyErr_SetString(PyExc_RuntimeError, "Search is already initialised");
+        return -1;
+    }
+    self->search = search_new((size_t)mb);
+    if (!self->search) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void Search_dealloc(PySearch *self)
+{
+    search_free(self->search);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+#define CHECK_IDLE(self)                                                                   \
+    do {                                                                                   \
+        if (!(self)->search) {                                                             \
+            PyErr_SetString(PyExc_RuntimeError, "Search was not initialised");            \
+            return NULL;                                                                   \
+        }                                                                                  \
+        if ((self)->busy) {                                                                \
+            PyErr_SetString(PyExc_RuntimeError, "this Search is busy with another search"); \
+            return NULL;                                                                   \
+        }                                                                                  \
+    } while (0)
+
+static PyObject *Search_new_ticket(PySearch *self, PyObject *Py_UNUSED(ignored))
+{
+    return PyLong_FromUnsignedLongLong(++self->last_ticket);
+}
+
+static int get_moves(Position *pos, PyObject *codes, Move **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (!codes || codes == Py_None)
+        return 1;
+    PyObject *seq = PySequence_Fast(codes, "searchmoves must be a sequence of move codes");
+    if (!seq)
+        return 0;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    *out = PyMem_Malloc(((size_t)len + 1) * sizeof(Move));
+    if (!*out) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        unsigned long long code = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (code == (unsigned long long)-1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return 0;
+        }
+        Move m = codec_find_legal(pos, code);
+        if (m)
+            (*out)[(*n)++] = m;
+    }
+    Py_DECREF(seq);
+    return 1;
+}
+
+static PyObject *code_or_none(const Position *pos, Move m)
+{
+    if (m)
+        return PyLong_FromUnsignedLongLong(codec_export(pos, m));
+    Py_INCREF(Py_None);
+    return Py_None;
+}
+
+static PyObject *Search_go(PySearch *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = { "fen", "variant", "moves", "depth", "nodes", "movetime",
+                              "wtime", "btime", "winc", "binc", "movestogo", "infinite",
+                              "ponder", "multipv", "overhead", "searchmoves", "callback",
+                              "ticket", NULL };
+    const char *fen;
+    int variant = VARIANT_CHESS, depth = 0, movestogo = 0, infinite = 0, ponder = 0;
+    int multipv = 1;
+    unsigned long long nodes = 0, ticket = 0;
+    long long movetime = 0, wtime = -1, btime = -1, winc = 0, binc = 0, overhead = 20;
+    PyObject *moves = NULL, *searchmoves = NULL, *callback = NULL;
+    CHECK_IDLE(self);
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "s|iO$iKLLLLLippiLOOK", kwlist, &fen,
+                                     &variant, &moves, &depth, &nodes, &movetime, &wtime,
+                                     &btime, &winc, &binc, &movestogo, &infinite, &ponder,
+                                     &multipv, &overhead, &searchmoves, &callback, &ticket))
+        return NULL;
+    if (callback == Py_None)
+        callback = NULL;
+    if (callback && !PyCallable_Check(callback)) {
+        PyErr_SetString(PyExc_TypeError, "callback must be callable");
+        return NULL;
+    }
+    if (depth < 0 || multipv < 1 || multipv > 500 || movestogo < 0 || movetime < 0) {
+        PyErr_SetString(PyExc_ValueError, "depth, multipv, movestogo or movetime out of range");
+        return NULL;
+    }
+    Position pos;
+    if (!build_position(&pos, fen, variant, moves))
+        return NULL;
+    SearchLimits lim;
+    search_default_limits(&lim);
+    lim.depth = depth;
+    lim.nodes = nodes;
+    lim.movetime = movetime;
+    lim.time[WHITE] = wtime;
+    lim.time[BLACK] = btime;
+    lim.inc[WHITE] = winc;
+    lim.inc[BLACK] = binc;
+    lim.movestogo = movestogo;
+    lim.infinite = infinite;
+    lim.ponder = ponder;
+    lim.multipv = multipv;
+    lim.overhead = overhead < 0 ? 0 : overhead;
+    Move *only;
+    if (!get_moves(&pos, searchmoves, &only, &lim.nonly)) {
+        PyMem_Free(only);
+        pos_free(&pos);
+        return NULL;
+    }
+    lim.only = only;
+
+    if (!ticket)
+        ticket = ++self->last_ticket;
+    ReportCtx ctx = { NULL, callback, &pos, self->search, ticket, 0, NULL, NULL, NULL };
+    SearchResult res;
+    self->busy = 1;
+    self->running = ticket;
+    Py_INCREF(self);
+    Py_XINCREF(callback);
+    ctx.tstate = PyEval_SaveThread();
+    search_go(self->search, &pos, &lim, report, &ctx, ticket, &res);
+    PyEval_RestoreThread(ctx.tstate);
+    Py_XDECREF(callback);
+    self->busy = 0;
+    self->running = 0;
+    PyMem_Free(only);
+
+    PyObject *result = NULL;
+    if (ctx.failed) {
+        PyErr_Restore(ctx.etype, ctx.evalue, ctx.etb);
+    } else {
+        PyObject *best = code_or_none(&pos, res.best), *pond = code_or_none(&pos, res.ponder);
+        result = PyDict_New();
+        if (!best || !pond || !result || PyDict_SetItemString(result, "best", best) < 0 ||
+            PyDict_SetItemString(result, "ponder", pond) < 0 ||
+            (res.best && res.score > -SCORE_INF && put_score(result, res.score) < 0) ||
+            put_long(result, "depth", res.depth) < 0 ||
+            put_long(result, "nodes", (long long)res.nodes) < 0 ||
+            put_long(result, "time", res.time_ms) < 0) {
+            Py_CLEAR(result);
+        }
+        Py_XDECREF(best);
+        Py_XDECREF(pond);
+    }
+    pos_free(&pos);
+    Py_DECREF(self);
+    return result;
+}
+
+static PyObject *Search_stop(PySearch *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = { "ticket", NULL };
+    unsigned long long ticket = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|K", kwlist, &ticket))
+        return NULL;
+    if (!self->search)
+        Py_RETURN_NONE;
+    if (!ticket)
+        ticket = self->running; /* the running search, if any */
+    if (ticket)
+        search_stop(self->search, ticket);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_ponderhit(PySearch *self, PyObject *Py_UNUSED(ignored))
+{
+    if (self->search && self->busy)
+        search_ponderhit(self->search);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_clear(PySearch *self, PyObject *Py_UNUSED(ignored))
+{
+    CHECK_IDLE(self);
+    search_clear(self->search);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_resize(PySearch *self, PyObject *arg)
+{
+    CHECK_IDLE(self);
+    Py_ssize_t mb = PyLong_AsSsize_t(arg);
+    if (mb == -1 && PyErr_Occurred())
+        return NULL;
+    if (mb < 1 || mb > 65536) {
+        PyErr_Format(PyExc_ValueError, "hash size %zd MB is out of range 1..65536", mb);
+        return NULL;
+    }
+    if (!search_resize(self->search, (size_t)mb))
+        return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_evaluate(PySearch *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = { "fen", "variant", "moves", NULL };
+    const char *fen;
+    int variant = VARIANT_CHESS;
+    PyObject *moves = NULL;
+    CHECK_IDLE(self);
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "s|iO", kwlist, &fen, &variant, &moves))
+        return NULL;
+    Position pos;
+    if (!build_position(&pos, fen, variant, moves))
+        return NULL;
+    int v = eval_evaluate(&pos, search_params(self->search));
+    pos_free(&pos);
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Search_see(PySearch *self, PyObject *args)
+{
+    const char *fen;
+    int variant;
+    unsigned long long code;
+    CHECK_IDLE(self);
+    if (!PyArg_ParseTuple(args, "siK", &fen, &variant, &code))
+        return NULL;
+    Position pos;
+    if (!build_position(&pos, fen, variant, NULL))
+        return NULL;
+    Move m = codec_find_legal(&pos, code);
+    int v = m ? see_value(&pos, m, search_params(self->search)) : 0;
+    pos_free(&pos);
+    if (!m) {
+        PyErr_Format(PyExc_ValueError, "move code %llu is not legal here", code);
+        return NULL;
+    }
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Search_params(PySearch *self, PyObject *Py_UNUSED(ignored))
+{
+    CHECK_IDLE(self);
+    PyObject *d = PyDict_New();
+    if (!d)
+        return NULL;
+    const EvalParams *ep = search_params(self->search);
+    for (int i = 0; i < EP_COUNT; i++)
+        if (put_long(d, eval_param_names[i], ep->v[i]) < 0) {
+            Py_DECREF(d);
+            return NULL;
+        }
+    for (int i = 0; i < search_tunable_count(); i++)
+        if (put_long(d, search_tunable_name(i), search_get_tunable(self->search, i)) < 0) {
+            Py_DECREF(d);
+            return NULL;
+        }
+    return d;
+}
+
+static PyObject *Search_set_param(PySearch *self, PyObject *args)
+{
+    const char *name;
+    int value;
+    CHECK_IDLE(self);
+    if (!PyArg_ParseTuple(args, "si", &name, &value))
+        return NULL;
+    for (int i = 0; i < EP_COUNT; i++)
+        if (strcmp(name, eval_param_names[i]) == 0) {
+            search_params(self->search)->v[i] = value;
+            Py_RETURN_NONE;
+        }
+    if (search_set_tunable(self->search, name, value))
+        Py_RETURN_NONE;
+    PyErr_Format(PyExc_KeyError, "no parameter named %s (or a bad value %d)", name, value);
+    return NULL;
+}
+
+static PyObject *Search_get_busy(PySearch *self, void *Py_UNUSED(closure))
+{
+    return PyBool_FromLong(self->busy);
+}
+
+static PyGetSetDef Search_getset[] = {
+    { "busy", (getter)Search_get_busy, NULL, "True while go() runs", NULL },
+    { NULL, NULL, NULL, NULL, NULL },
+};
+
+static PyMethodDef Search_methods[] = {
+    { "go", (PyCFunction)(void (*)(void))Search_go, METH_VARARGS | METH_KEYWORDS,
+      "Search a position (FEN, variant, moves played since) and return the result dict." },
+    { "stop", (PyCFunction)(void (*)(void))Search_stop, METH_VARARGS | METH_KEYWORDS,
+      "Stop the search with this ticket (default: the running one); any thread." },
+    { "new_ticket", (PyCFunction)Search_new_ticket, METH_NOARGS,
+      "A fresh ticket to name a search before it starts." },
+    { "ponderhit", (PyCFunction)Search_ponderhit, METH_NOARGS,
+      "The pondered move was played: start the clock." },
+    { "clear", (PyCFunction)Search_clear, METH_NOARGS, "Forget the hash table and history." },
+    { "resize", (PyCFunction)Search_resize, METH_O, "Set the hash size in MB (clears it)." },
+    { "evaluate", (PyCFunction)(void (*)(void))Search_evaluate, METH_VARARGS | METH_KEYWORDS,
+      "Static evaluation in centipawns for the side to move." },
+    { "see", (PyCFunction)Search_see, METH_VARARGS,
+      "Static exchange value of a legal move: see(fen, variant, code)." },
+    { "params", (PyCFunction)Search_params, METH_NOARGS, "The evaluation weights and search tunables by name." },
+    { "set_param", (PyCFunction)Search_set_param, METH_VARARGS,
+      "Set one weight or tunable: set_param(name, value)." },
+    { NULL, NULL, 0, NULL },
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "royalchess._core.Search",
+    .tp_basicsize = sizeof(PySearch),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "An engine search with its own hash table; one search at a time.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Search_init,
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+};
+
+int search_binding_add(PyObject *module)
+{
+    if (PyType_Ready(&SearchType) < 0)
+        return -1;
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(module, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,92 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt.h"
+
+int tt_init(TT *tt, size_t mb)
+{
+    size_t bytes = mb * 1024 * 1024, bucket = TT_WAYS * sizeof(TTEntry), n = 1;
+    while (n * 2 * bucket <= bytes)
+        n *= 2;
+    TTEntry *e = calloc(n * TT_WAYS, sizeof *e);
+    if (!e)
+        return 0;
+    tt->entries = e;
+    tt->buckets = n;
+    tt->age = 0;
+    return 1;
+}
+
+void tt_free(TT *tt)
+{
+    free(tt->entries);
+    tt->entries = NULL;
+    tt->buckets = 0;
+}
+
+void tt_clear(TT *tt)
+{
+    memset(tt->entries, 0, tt->buckets * TT_WAYS * sizeof *tt->entries);
+    tt->age = 0;
+}
+
+void tt_new_search(TT *tt)
+{
+    tt->age = (uint8_t)((tt->age + 1) & 63);
+}
+
+static inline TTEntry *bucket_of(const TT *tt, uint64_t key)
+{
+    return tt->entries + (size_t)(key & (tt->buckets - 1)) * TT_WAYS;
+}
+
+int tt_probe(const TT *tt, uint64_t key, TTEntry *out)
+{
+    TTEntry *b = bucket_of(tt, key);
+    for (int i = 0; i < TT_WAYS; i++)
+        if (b[i].key == key && b[i].bound) {
+            *out = b[i];
+            return 1;
+        }
+    return 0;
+}
+
+void tt_store(TT *tt, uint64_t key, Move move, int score, int eval, int depth, int bound)
+{
+    TTEntry *b = bucket_of(tt, key), *slot = NULL;
+    for (int i = 0; i < TT_WAYS && !slot; i++)
+        if (b[i].key == key)
+            slot = &b[i];
+    if (slot) {
+        /* Keep a deeper result of this very search unless the new one is exact. */
+        if (bound != BOUND_EXACT && (slot->bound >> 2) == tt->age && depth < slot->depth - 2)
+            return;
+        if (!move)
+            move = slot->move;
+    } else {
+        /* Replace the entry worth least: shallow, or left over from an older search. */
+        int worst = 1 << 30;
+        for (int i = 0; i < TT_WAYS; i++) {
+            int stale = ((tt->age - (b[i].bound >> 2)) & 63) * 16;
+            int worth = b[i].bound ? b[i].depth - stale : -(1 << 20);
+            if (worth < worst) {
+                worst = worth;
+                slot = &b[i];
+            }
+        }
+    }
+    slot->key = key;
+    slot->move = move;
+    slot->score = (int16_t)score;
+    slot->eval = (int16_t)eval;
+    slot->depth = (int8_t)(depth < -100 ? -100 : depth > 127 ? 127 : depth);
+    slot->bound = (uint8_t)(bound | tt->age << 2);
+}
+
+int tt_hashfull(const TT *tt)
+{
+    size_t n = tt->buckets * TT_WAYS < 1000 ? tt->buckets * TT_WAYS : 1000, used = 0;
+    for (size_t i = 0; i < n; i++)
+        used += tt->entries[i].bound && (tt->entries[i].bound >> 2) == tt->age;
+    return (int)(used * 1000 / n);
+}

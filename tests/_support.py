@@ -1,0 +1,135 @@
+"""Helpers shared by the proof tests: the shared data files, workload sizes, random play.
+
+The data directory is ``ROYALCHESS_DATA`` if set, else ``<repo>/../shared/data``. Missing
+data is a test *failure* (never a skip): a proof that silently does not run proves nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+FAST = os.environ.get("ROYALCHESS_FAST", "") not in ("", "0")
+"""Shrink workloads (sanitizer run)."""
+
+REPO = Path(__file__).resolve().parents[1]
+
+CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+ROYAL_START = "rnbgqkwbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBGQKWBNR w KQkq - 0 1"
+
+# Royal Chess positions that random play from the start rarely reaches: Guard promotions
+# with queen powers (``*``), rook pairs and the recapture field 7, castling with Guards
+# between King and Rook, en passant.
+ROYAL_SEED_FENS = (
+    ROYAL_START,
+    # every kind captured: a pawn on the 7th may promote to anything, Guards with queen powers
+    "k9/4P5/10/10/10/10/4p5/7K2 w - - 0 1",
+    "r4k3r/1P6p1/10/10/10/10/1p6P1/R4K3R w KQkq - 0 1",
+    "G*3k5/10/10/10/10/10/3K6/9w* b - - 0 1",
+    # rook pairs on a file and a rank with Guards between; recapture right on a3 (field 7)
+    "4k5/10/10/10/10/nR2W1R3/10/4K5 b - - 0 1",
+    "5k4/10/10/10/10/r1W1R5/10/R4K4 w - - 0 1 a3",
+    "5k4/10/r9/G9/10/R9/10/5K4 b - - 0 1",
+    # castling with Guards between, Guards able to move first
+    "r2gqkwb1r/pppppppppp/10/10/10/10/PPPPPPPPPP/R2GQKW2R w KQkq - 0 1",
+    "r4kw2r/10/10/10/10/10/10/R2G1K3R w KQkq - 0 1",
+    "r3gkw2r/10/10/10/3b6/10/10/R3GKW2R w KQkq - 0 1",
+    # en passant possible
+    "rnbgqkwbnr/pppp1ppppp/10/10/3Pp5/10/PPP1PPPPPP/RNBGQKWBNR b KQkq d3 0 3",
+)
+
+
+@dataclass(frozen=True)
+class PerftEntry:
+    """One line of a perft EPD file: a FEN and the node count at each depth."""
+
+    line: int
+    fen: str
+    counts: dict[int, int]
+
+
+def data_dir() -> Path:
+    """The shared data directory (``ROYALCHESS_DATA`` or ``<repo>/../shared/data``)."""
+    env = os.environ.get("ROYALCHESS_DATA")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+def perft_epd_path() -> Path:
+    """Path of ``perft/standard.epd`` (``ROYALCHESS_DATA`` may also name the file itself)."""
+    env = os.environ.get("ROYALCHESS_DATA")
+    if env and Path(env).is_file():
+        return Path(env)
+    return data_dir() / "perft" / "standard.epd"
+
+
+class MissingDataError(Exception):
+    """The perft data file is not where the tests expect it."""
+
+
+def load_perft_epd() -> list[PerftEntry]:
+    """Read the perft EPD file; raise :class:`MissingDataError` naming the path if absent."""
+    path = perft_epd_path()
+    if not path.is_file():
+        raise MissingDataError(
+            f"perft data not found at {path}: check out the shared data next to the repository "
+            f"(../shared/data/perft/standard.epd) or set ROYALCHESS_DATA to the data directory"
+        )
+    entries = []
+    for number, raw in enumerate(path.read_text().splitlines(), 1):
+        raw = raw.strip()
+        if not raw or raw.startswith("#"):
+            continue
+        fen, *ops = (part.strip() for part in raw.split(";"))
+        counts = {}
+        for op in ops:
+            if not op:
+                continue
+            name, value = op.split()
+            if not (name.startswith("D") and name[1:].isdigit()):
+                raise ValueError(f"{path}:{number}: unexpected operation {op!r}")
+            counts[int(name[1:])] = int(value)
+        if len(fen.split()) == 4:
+            fen += " 0 1"
+        entries.append(PerftEntry(number, fen, counts))
+    if not entries:
+        raise MissingDataError(f"perft data file {path} holds no positions")
+    return entries
+
+
+def require_perft_epd() -> list[PerftEntry]:
+    """Like :func:`load_perft_epd`, but fail the calling test with a clear message."""
+    try:
+        return load_perft_epd()
+    except MissingDataError as exc:
+        pytest.fail(str(exc), pytrace=False)
+
+
+def epd_fens() -> list[str]:
+    """FENs of the perft file, or just the chess start position if the file is missing
+    (the perft test fails loudly in that case; other tests still use what they have)."""
+    try:
+        return [e.fen for e in load_perft_epd()]
+    except MissingDataError:
+        return [CHESS_START]
+
+
+def random_play(board, rng: random.Random, plies: int) -> None:
+    """Play up to *plies* random legal moves on *board* (in place); stop at the game's end."""
+    for _ in range(plies):
+        if board.outcome() is not None:
+            return
+        moves = list(board.legal_moves)
+        board.push(moves[rng.randrange(len(moves))])
+
+
+def examples(n: int):
+    """Hypothesis settings for *n* examples (a twentieth of them, at least 10, when FAST)."""
+    from hypothesis import settings
+
+    return settings(max_examples=max(10, n // 20) if FAST else n)

@@ -1,0 +1,67 @@
+"""Running the web app as a real server process for the crash and browser tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+__all__ = ["free_port", "request", "start_server"]
+
+
+def free_port() -> int:
+    """Return a loopback port that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def request(base: str, method: str, path: str, body: Any = None) -> Any:
+    """Send one JSON request to the server at *base* and return the decoded answer."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(
+        base + path, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=20) as response:
+        return json.loads(response.read())
+
+
+def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
+    """Start ``royalchess serve`` on *port* with the games in *db*; return once it answers."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "royalchess",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--no-browser",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            out = process.stdout.read().decode() if process.stdout else ""
+            raise AssertionError(f"the server exited: {out}")
+        try:
+            request(base, "GET", "/api/info")
+            return process
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.1)
+    process.kill()
+    raise AssertionError("the server did not start in 20 s")
