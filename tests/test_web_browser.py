@@ -6,11 +6,13 @@ move first, a takeback and a hint, then reloads the page and finds the game stil
 Takes the screenshots ``docs/screenshot-chess.png`` and ``docs/screenshot-royal.png``.
 
 Needs ``pip install playwright`` and ``apt-get install chromium`` (``tests/browser_setup.sh``);
-skipped when either is missing. Never runs ``playwright install``.
+skipped when either is missing on a developer's machine, but under CI (``CI=true``, where
+``.ci/run`` installs both) a missing browser is a failure. Never runs ``playwright install``.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +21,11 @@ from typing import Any
 import pytest
 from web_server import free_port, start_server
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+REQUIRED = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+if REQUIRED:
+    import playwright.sync_api as playwright_api
+else:
+    playwright_api = pytest.importorskip("playwright.sync_api")
 
 CHROMIUM = Path("/usr/bin/chromium")
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -35,6 +41,8 @@ ROYAL_CASTLE = "rnbgqkwbnr/pppppppppp/10/10/10/7BN1/PPPPPPPPPP/RNBGQKW2R w KQkq 
 ROYAL_PROMOTE = "5k4/1P8/10/10/4W5/10/10/5K4 w - - 0 1"
 CHESS_PROMOTE = "8/1P6/8/8/8/8/k7/4K3 w - - 0 1"
 
+if REQUIRED and not CHROMIUM.exists():
+    raise RuntimeError("CI=true but /usr/bin/chromium is missing: run tests/browser_setup.sh")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 
 
