@@ -454,6 +454,19 @@ class Board:
         """Return whether the side to move is in check."""
         return self._pos.is_check()
 
+    def is_attacked_by(self, color: bool, square: int) -> bool:
+        """Return whether *color* attacks *square* (as python-chess's ``is_attacked_by``).
+
+        Royal Chess attacks include Rooks seeing through their own Guards on their first
+        rank and a recapture right the side to move holds (rules 3.1a and 3.1c).
+        """
+        self._check_square(square)
+        return self._pos.is_attacked_by(color, square)
+
+    def board_fen(self) -> str:
+        """Return the piece placement part of the FEN (queen powers marked with ``*``)."""
+        return self.fen().split(" ", 1)[0]
+
     def is_checkmate(self) -> bool:
         """Return whether the side to move is checkmated."""
         return self._pos.is_check() and not self._legal()

@@ -270,3 +270,21 @@ def test_bad_fen_and_variant() -> None:
         Board(variant="capablanca")
     with pytest.raises(TypeError):
         Board(42)  # type: ignore[arg-type]
+
+
+def test_is_attacked_by_counts_rook_jumps_over_own_guards_on_the_first_rank() -> None:
+    # Rule 3.1a: the a1 Rook sees h1 through its King's Guard on d1 (which itself reaches
+    # only e1-g1); on the second rank a Rook has no such jump.
+    first = Board("5k4/10/10/10/10/10/4K5/R2W6 w - - 0 1", variant="royal")
+    assert first.is_attacked_by(True, 7)  # h1
+    assert not first.is_attacked_by(False, 7)
+    second = Board("5k4/10/10/10/10/10/R2W6/4K5 w - - 0 1", variant="royal")
+    assert not second.is_attacked_by(True, 17)  # h2
+
+
+def test_is_attacked_by_standard_chess_matches_pawn_and_knight_attacks() -> None:
+    board = Board()
+    assert board.is_attacked_by(True, 20)  # e3: pawns d2/f2
+    assert not board.is_attacked_by(False, 20)
+    assert board.is_attacked_by(False, 45)  # f6: g8 knight, e7/g7 pawns
+    assert board.board_fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"

@@ -217,6 +217,23 @@ static PyObject *Position_is_check(PyPosition *self, PyObject *Py_UNUSED(ignored
     return PyBool_FromLong(att_in_check(&self->pos, self->pos.side));
 }
 
+static PyObject *Position_is_attacked_by(PyPosition *self, PyObject *args)
+{
+    int white;
+    PyObject *square;
+    CHECK_READY(self);
+    if (!PyArg_ParseTuple(args, "pO", &white, &square))
+        return NULL;
+    int sq;
+    if (!get_square(self, square, &sq))
+        return NULL;
+    int by = white ? WHITE : BLACK;
+    /* The recorded recapture right belongs to the side to move. */
+    int mine = self->pos.side == by;
+    return PyBool_FromLong(att_attacked(&self->pos, sq, by, mine ? self->pos.recap : 0,
+                                        mine ? self->pos.recap_rook : 0));
+}
+
 static PyObject *Position_gives_check(PyPosition *self, PyObject *arg)
 {
     CHECK_READY(self);
@@ -457,6 +474,8 @@ static PyMethodDef Position_methods[] = {
     METH0(ply, "Number of moves that can be taken back."),
     METH0(is_check, "Is the side to move in check?"),
     METH1(gives_check, "Does the legal move give check?"),
+    { "is_attacked_by", (PyCFunction)Position_is_attacked_by, METH_VARARGS,
+      "is_attacked_by(white, square): does that side attack the square?" },
     METH1(is_capture, "Does the legal move capture?"),
     METH1(is_en_passant, "Is the legal move an en passant capture?"),
     METH0(halfmove_clock, "Half-moves since the last capture or pawn move."),
