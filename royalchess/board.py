@@ -128,6 +128,13 @@ class Board:
             fen = info.start_fen
         elif not isinstance(fen, str):
             raise TypeError(f"a FEN is a string, not {type(fen).__name__}")
+        bad = next((c for c in fen if not c.isprintable() and c not in " \t\r\n"), None)
+        if bad is None:
+            bad = next((c for c in fen if not c.isascii()), None)
+        if bad is not None:
+            raise InvalidFenError(
+                f"FEN contains a character that is not allowed ({ascii(bad)})"
+            )
         try:
             self._pos = _core.Position(fen.strip(), info.core_id)
         except ValueError as exc:
