@@ -117,7 +117,17 @@ def fit(data: Path, variant: str, skip: set[str], passes: int = 3) -> dict[str, 
         return total / len(rows)
 
     params = search.params()
-    names = [n for n in params if n not in SEARCH_TUNABLES and n not in skip]
+
+    def useful(name: str) -> bool:
+        if name in SEARCH_TUNABLES or name in skip:
+            return False
+        if name[:8] in ("pst_mg_p", "pst_eg_p") and name.split("_")[3] in ("0", "7"):
+            return False  # no pawn stands on its first or last rank
+        if variant == "chess":
+            return "guard" not in name and "_g_" not in name
+        return True
+
+    names = [n for n in params if useful(n)]
     best = loss()
     print(f"start: error {best:.6f} over {len(rows)} positions", flush=True)
     for it in range(passes):

@@ -1,5 +1,6 @@
-"""The ``royalchess`` command line: ``perft``, a two-player terminal game (``play``) and the
-web app (``serve``, also what ``royalchess`` with no arguments starts).
+"""The ``royalchess`` command line: ``perft``, the terminal game (``play``, with the saved
+games listed by ``games``) and the web app (``serve``, also what ``royalchess`` with no
+arguments starts).
 
 Each subcommand is a ``_add_<name>`` function that declares its arguments and a handler;
 new ones (``uci``, ``serve``, ``bench``) slot in the same way. Bad input is reported on
@@ -16,33 +17,12 @@ from pathlib import Path
 
 from royalchess import record
 from royalchess.board import Board
-from royalchess.errors import ChessError, IllegalMoveError, InvalidMoveError
-from royalchess.move import Move
-from royalchess.outcome import Outcome, Termination
+from royalchess.errors import ChessError
 from royalchess.variants import VARIANTS
 
 __all__ = ["main", "play"]
 
 Handler = Callable[[argparse.Namespace], int]
-
-HELP = """\
-Type a move in SAN (e4, Nf3, exd5, e8=Q, O-O; Royal Chess: Wg3, O-O:h1, Wg3_O-O:h1, e8=G-)
-or in UCI (e2e4, e7e8q; Royal Chess castling: f1h1j1g1). Commands:
-  moves   list the legal moves          undo    take back the last move
-  board   show the board again          fen     show the position as FEN
-  draw    claim a draw (threefold repetition or fifty moves)
-  resign  give up the game              help    show this text
-  quit    leave the game"""
-
-_REASONS = {
-    Termination.CHECKMATE: "checkmate",
-    Termination.STALEMATE: "stalemate",
-    Termination.INSUFFICIENT_MATERIAL: "insufficient material",
-    Termination.SEVENTYFIVE_MOVES: "the seventy-five-move rule",
-    Termination.FIVEFOLD_REPETITION: "fivefold repetition",
-    Termination.FIFTY_MOVES: "the fifty-move rule (claimed)",
-    Termination.THREEFOLD_REPETITION: "threefold repetition (claimed)",
-}
 
 
 class _UsageError(Exception):
@@ -118,24 +98,6 @@ def _add_perft(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.set_defaults(handler=_cmd_perft)
 
 
-def _read_move(board: Board, text: str) -> Move:
-    """Read *text* as UCI when it is spelled so, else as SAN."""
-    try:
-        Move.from_uci(text, board.files)
-    except InvalidMoveError:
-        return board.parse_san(text)
-    return board.parse_uci(text)
-
-
-def _announce(outcome: Outcome, out: Callable[[str], None]) -> None:
-    reason = _REASONS[outcome.termination]
-    if outcome.winner is None:
-        out(f"Draw by {reason}. {outcome.result()}")
-    else:
-        side = "White" if outcome.winner else "Black"
-        out(f"{side} wins by {reason}. {outcome.result()}")
-
-
 def play(
     board: Board,
     *,
@@ -144,100 +106,63 @@ def play(
     echo: bool = False,
     unicode: bool = False,
 ) -> int:
-    """Run a two-player game on *board*, reading lines with *read* and writing with *out*.
+    """Run a two-player game on *board* in the plain line mode, reading lines with *read*
+    and writing with *out*; nothing is saved. Returns the exit status (0).
 
-    Returns the exit status (0). End of input leaves the game unfinished.
+    End of input leaves the game unfinished. The full terminal game (the computer, colour,
+    saved games) is :mod:`royalchess.terminal`.
     """
-    start = board.copy()
-    played: list[str] = []
+    from royalchess.terminal import PlainScreen, TerminalGame
 
-    def show() -> None:
-        out(board.unicode(borders=True) if unicode else board.ascii(coordinates=True))
-
-    out(f"{board.variant_info.title}: two players at one terminal. Type 'help' for help.")
-    show()
-    while True:
-        outcome = board.outcome()
-        if outcome is not None:
-            _announce(outcome, out)
-            break
-        side = "White" if board.turn else "Black"
-        prompt = f"{board.fullmove_number}{'.' if board.turn else '...'} {side}> "
-        try:
-            line = read(prompt)
-        except EOFError:
-            out("")
-            out("End of input: the game is left unfinished. *")
-            break
-        text = line.strip()
-        if echo:
-            out(text)
-        command = text.lower()
-        if not text:
-            continue
-        if command in ("quit", "exit"):
-            out("Game abandoned. *")
-            break
-        if command == "help":
-            out(HELP)
-        elif command == "board":
-            show()
-        elif command == "fen":
-            out(board.fen())
-        elif command == "moves":
-            moves = sorted(board.san(move) for move in board.legal_moves)
-            out(f"{len(moves)} legal moves: {' '.join(moves)}")
-        elif command == "undo":
-            if not board.move_stack:
-                out("Nothing to undo.")
-                continue
-            board.pop()
-            played.pop()
-            show()
-        elif command == "resign":
-            out(f"{side} resigns. {'0-1' if board.turn else '1-0'}")
-            break
-        elif command == "draw":
-            claimed = board.outcome(claim_draw=True)
-            if claimed is None:
-                out("No draw can be claimed now (threefold repetition or fifty moves).")
-                continue
-            _announce(claimed, out)
-            break
-        else:
-            try:
-                move = _read_move(board, text)
-            except ChessError as exc:
-                message = str(exc).replace(f" in {board.fen()}", "")
-                kind = "Illegal" if isinstance(exc, IllegalMoveError) else "Not understood"
-                out(f"{kind}: {message}. Type 'moves' for the legal moves, 'help' for help.")
-                continue
-            number = board.fullmove_number
-            dots = "." if board.turn else "..."
-            played.append(board.san_and_push(move))
-            out(f"{number}{dots} {played[-1]}")
-            show()
-            if board.can_claim_draw() and not board.is_game_over():
-                out("A draw can be claimed: type 'draw' to claim it.")
-    if board.move_stack:
-        out("Moves: " + start.variation_san(board.move_stack))
-    return 0
+    game = TerminalGame(PlainScreen(read, out, echo=echo, unicode=unicode))
+    game.new_game(board)
+    return game.run()
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    board = _board_from(args)
-    return play(board, echo=not sys.stdin.isatty(), unicode=args.unicode)
+    from royalchess import terminal
+
+    try:
+        return terminal.run(args, lambda: _board_from(args))
+    except terminal.SetupError as exc:
+        raise _UsageError(str(exc)) from None
 
 
 def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from royalchess.terminal import add_play_arguments
+
     parser = sub.add_parser(
         "play",
-        help="a two-player game in the terminal",
-        description="Two players at one terminal: moves are typed in SAN or UCI.",
+        help="play in the terminal: against the computer or two players",
+        description="Chess or Royal Chess in the terminal, against the computer (--color, "
+        "--level) or two players (--two-players); at a terminal, without these, it asks. "
+        "Moves are typed in SAN or UCI; 'help' lists the commands (hint, takeback, level, "
+        "flip, new, save, resume...). Games are saved after every move in the database the "
+        "web app uses, so either can resume them. With standard input not a terminal (a pipe, "
+        "a script) it reads line by line in plain text.",
     )
     _add_position_args(parser)
-    parser.add_argument("--unicode", action="store_true", help="draw the pieces as symbols")
+    add_play_arguments(parser)
     parser.set_defaults(handler=_cmd_play)
+
+
+def _cmd_games(args: argparse.Namespace) -> int:
+    from royalchess.terminal import list_games
+
+    return list_games(args.db, unfinished=args.unfinished)
+
+
+def _add_games(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from royalchess.terminal import add_games_arguments
+
+    parser = sub.add_parser(
+        "games",
+        help="list the saved games (resume one with 'play --resume ID')",
+        description="List the saved games of the terminal and the web app, most recently "
+        "played first.",
+    )
+    add_games_arguments(parser)
+    parser.set_defaults(handler=_cmd_games)
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -320,7 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="royalchess", description="Standard chess and Royal Chess (10x8)."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for add in (_add_serve, _add_play, _add_perft, _add_uci, _add_bench):
+    for add in (_add_serve, _add_play, _add_games, _add_perft, _add_uci, _add_bench):
         add(sub)
     return parser
 

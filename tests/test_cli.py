@@ -159,9 +159,9 @@ def test_play_stalemate_is_announced() -> None:
     assert "Draw by stalemate. 1/2-1/2" in text
 
 
-def test_play_through_a_pipe() -> None:
+def test_play_through_a_pipe(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "royalchess", "play"],
+        [sys.executable, "-m", "royalchess", "play", "--db", str(tmp_path / "games.db")],
         check=False,
         input="f3\ne5\ng4\nQh4\n",
         capture_output=True,

@@ -3,6 +3,7 @@
  * pawns scores their structure. Tables are indexed by relative rank and by distance from the
  * nearest edge file (capped at 3), so the same tables serve the 8- and the 10-file board. */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,12 +30,12 @@ const char *const eval_param_names[EP_COUNT] = {
  * (bench/tune.py), the Guards' by Royal Chess self-play (docs/strength.md). */
 static const int DEFAULT_PARAMS[EP_COUNT] = {
     53, 106, 370, 317, 409, 345,
-    499, 641, 1269, 980, 330, 330,
-    360, 390,
+    499, 641, 1269, 980, 396, 429,
+    432, 463,
     6, 13, 6, 4,
     7, 6, 5, 7,
-    3, 3,
-    100,
+    4, 6,
+    140,
     4, 41, 16, 5,
     3, 22, 10, 7,
     26, 78, 64, -2,
@@ -42,26 +43,10 @@ static const int DEFAULT_PARAMS[EP_COUNT] = {
     18, 170, 33,
 };
 
-void eval_default_params(EvalParams *ep)
-{
-    for (int i = 0; i < EP_COUNT; i++)
-        ep->v[i] = DEFAULT_PARAMS[i];
-}
+/* Starting piece-square tables [relative rank][distance from the edge file, 0..3], White's
+ * view; the engine plays with the copies in EvalParams. */
 
-int eval_piece_value(const EvalParams *ep, int type)
-{
-    static const int index[NTYPES] = { -1, EP_PAWN_MG, EP_KNIGHT_MG, EP_BISHOP_MG, EP_ROOK_MG,
-                                       EP_QUEEN_MG, -1, EP_QGUARD_MG, EP_KGUARD_MG };
-    if (type == KING)
-        return 20000;
-    /* between the middlegame and endgame values: exchanges happen in both */
-    return index[type] < 0 ? 0 : (ep->v[index[type]] + ep->v[index[type] + 1]) / 2;
-}
-
-/* Piece-square tables [relative rank][distance from the edge file, 0..3], White's view. */
-typedef int Pst[8][4];
-
-static const Pst PST_MG[NTYPES] = {
+static const int PST_MG[NTYPES][8][4] = {
     [PAWN] = { { 0, 0, 0, 0 }, { 0, 5, 5, -5 }, { -2, 2, 5, 5 }, { -3, 0, 10, 20 },
                { 0, 5, 15, 25 }, { 10, 15, 25, 30 }, { 30, 40, 45, 45 }, { 0, 0, 0, 0 } },
     [KNIGHT] = { { -45, -30, -20, -15 }, { -30, -15, 0, 5 }, { -20, 5, 10, 15 },
@@ -78,7 +63,7 @@ static const Pst PST_MG[NTYPES] = {
                { -60, -65, -70, -70 }, { -65, -70, -75, -75 } },
 };
 
-static const Pst PST_EG[NTYPES] = {
+static const int PST_EG[NTYPES][8][4] = {
     [PAWN] = { { 0, 0, 0, 0 }, { -5, -5, -5, -5 }, { -5, -5, -5, -5 }, { 0, 0, 0, 0 },
                { 10, 10, 10, 10 }, { 25, 25, 25, 25 }, { 50, 50, 50, 50 }, { 0, 0, 0, 0 } },
     [KNIGHT] = { { -40, -25, -15, -10 }, { -25, -10, 0, 5 }, { -15, 0, 10, 15 },
@@ -97,10 +82,48 @@ static const Pst PST_EG[NTYPES] = {
 };
 
 /* Both Guards: a plain centre table, scaled by the guard_centre parameter (percent). */
-static const Pst PST_GUARD = {
+static const int PST_GUARD[8][4] = {
     { -15, -10, -5, -5 }, { -10, 0, 5, 5 }, { -5, 5, 10, 10 }, { -5, 5, 10, 15 },
     { -5, 5, 10, 15 }, { -5, 5, 10, 10 }, { -10, 0, 5, 5 }, { -15, -10, -5, -5 },
 };
+
+void eval_default_params(EvalParams *ep)
+{
+    for (int i = 0; i < EP_COUNT; i++)
+        ep->v[i] = DEFAULT_PARAMS[i];
+    memcpy(ep->pst[0], PST_MG, sizeof ep->pst[0]);
+    memcpy(ep->pst[1], PST_EG, sizeof ep->pst[1]);
+    memcpy(ep->pst[0][QGUARD], PST_GUARD, sizeof PST_GUARD);
+    memcpy(ep->pst[1][QGUARD], PST_GUARD, sizeof PST_GUARD);
+}
+
+int *eval_param_at(EvalParams *ep, int i, char *name, size_t len)
+{
+    static const char letters[] = " pnbrqkg";
+    if (i < 0)
+        return NULL;
+    if (i < EP_COUNT) {
+        snprintf(name, len, "%s", eval_param_names[i]);
+        return &ep->v[i];
+    }
+    i -= EP_COUNT;
+    int per_type = 8 * 4, per_phase = 7 * per_type; /* types PAWN..QGUARD */
+    if (i >= 2 * per_phase)
+        return NULL;
+    int phase = i / per_phase, t = 1 + i % per_phase / per_type, r = i % per_type / 4, e = i % 4;
+    snprintf(name, len, "pst_%s_%c_%d_%d", phase ? "eg" : "mg", letters[t], r, e);
+    return &ep->pst[phase][t][r][e];
+}
+
+int eval_piece_value(const EvalParams *ep, int type)
+{
+    static const int index[NTYPES] = { -1, EP_PAWN_MG, EP_KNIGHT_MG, EP_BISHOP_MG, EP_ROOK_MG,
+                                       EP_QUEEN_MG, -1, EP_QGUARD_MG, EP_KGUARD_MG };
+    if (type == KING)
+        return 20000;
+    /* between the middlegame and endgame values: exchanges happen in both */
+    return index[type] < 0 ? 0 : (ep->v[index[type]] + ep->v[index[type] + 1]) / 2;
+}
 
 static const int PHASE_WEIGHT[NTYPES] = { 0, 0, 1, 1, 2, 4, 0, 1, 1 };
 /* Passed pawn bonus by relative rank, in eighths of the passed_mg / passed_eg parameters. */
@@ -227,23 +250,24 @@ static void eval_pieces(const Position *pos, const EvalParams *ep, EvalState *es
         int rr = geo_rel_rank(sq, c, pos->ranks), e = edge_dist(FILE_OF(sq), pos->files);
         es->phase += PHASE_WEIGHT[t];
         if (t == PAWN) {
-            add(es, c, v[EP_PAWN_MG] + PST_MG[PAWN][rr][e], v[EP_PAWN_EG] + PST_EG[PAWN][rr][e]);
+            add(es, c, v[EP_PAWN_MG] + ep->pst[0][PAWN][rr][e],
+                v[EP_PAWN_EG] + ep->pst[1][PAWN][rr][e]);
             es->pawns[c][FILE_OF(sq)] |= (uint8_t)(1 << RANK_OF(sq));
             continue;
         }
         if (t == KING) {
-            add(es, c, PST_MG[KING][rr][e], PST_EG[KING][rr][e]);
+            add(es, c, ep->pst[0][KING][rr][e], ep->pst[1][KING][rr][e]);
             continue;
         }
         int mob_mg, mob_eg, typical;
         if (t == QGUARD || t == KGUARD) {
             int base = t == QGUARD ? EP_QGUARD_MG : EP_KGUARD_MG;
-            int centre = PST_GUARD[rr][e] * v[EP_GUARD_CENTRE] / 100;
-            add(es, c, v[base] + centre, v[base + 1] + centre);
+            add(es, c, v[base] + ep->pst[0][QGUARD][rr][e] * v[EP_GUARD_CENTRE] / 100,
+                v[base + 1] + ep->pst[1][QGUARD][rr][e] * v[EP_GUARD_CENTRE] / 100);
             mob_mg = v[EP_MOB_GUARD_MG], mob_eg = v[EP_MOB_GUARD_EG], typical = 8;
         } else {
             int base = EP_PAWN_MG + 2 * (t - PAWN);
-            add(es, c, v[base] + PST_MG[t][rr][e], v[base + 1] + PST_EG[t][rr][e]);
+            add(es, c, v[base] + ep->pst[0][t][rr][e], v[base + 1] + ep->pst[1][t][rr][e]);
             if (t == KNIGHT)
                 mob_mg = v[EP_MOB_KNIGHT_MG], mob_eg = v[EP_MOB_KNIGHT_EG], typical = 4;
             else if (t == BISHOP)

@@ -30,13 +30,23 @@ enum {
     EP_COUNT
 };
 
+/* Piece-square tables [phase: 0 middlegame, 1 endgame][piece type][relative rank][distance
+ * from the edge file, 0..3]; the QGUARD slot serves both Guards. */
+#define PST_SLOTS (2 * NTYPES * 8 * 4)
+
 typedef struct {
     int v[EP_COUNT];
+    int pst[2][NTYPES][8][4];
 } EvalParams;
 
 extern const char *const eval_param_names[EP_COUNT];
 
 void eval_default_params(EvalParams *ep);
+
+/* Every weight by name, the scalar ones first, then the tables as pst_<mg|eg>_<piece
+ * letter>_<rank>_<edge> (e.g. pst_mg_n_3_2; the letter g for the Guards). Returns a
+ * pointer to the weight and writes its name, or NULL past the end. */
+int *eval_param_at(EvalParams *ep, int i, char *name, size_t len);
 
 /* Value of a piece type (mean of its middlegame and endgame values), for move ordering and
  * exchange evaluation. */

@@ -217,35 +217,30 @@ void gen_guard_targets(const Position *pos, int sq, MoveList *major, MoveList *m
 static void gen_pseudo(const Position *pos, MoveList *l)
 {
     int us = pos->side, promo_mask = -1;
-    l->n = 0;
+    /* Grouping the pieces by kind first keeps each loop below free of mispredicted jumps. */
+    uint8_t by_type[NTYPES][32];
+    int count[NTYPES] = { 0 };
     for (int i = 0; i < pos->pcount[us]; i++) {
-        int sq = pos->plist[us][i];
-        switch (PTYPE(pos->board[sq])) {
-        case PAWN:
-            gen_pawn(pos, sq, l, &promo_mask);
-            break;
-        case KNIGHT:
-            gen_steps(pos, sq, geo_knight, l);
-            break;
-        case BISHOP:
-            for (int k = 0; k < 4; k++)
-                slide(pos, sq, geo_diag[k], l);
-            break;
-        case ROOK:
-            gen_rook(pos, sq, l);
-            break;
-        case QUEEN:
-            for (int k = 0; k < 8; k++)
-                slide(pos, sq, geo_king[k], l);
-            break;
-        case KING:
-            gen_steps(pos, sq, geo_king, l);
-            break;
-        default:
-            gen_guard(pos, sq, l, l);
-            break;
-        }
+        int sq = pos->plist[us][i], t = PTYPE(pos->board[sq]);
+        by_type[t][count[t]++] = (uint8_t)sq;
     }
+    l->n = 0;
+    for (int i = 0; i < count[PAWN]; i++)
+        gen_pawn(pos, by_type[PAWN][i], l, &promo_mask);
+    for (int i = 0; i < count[KNIGHT]; i++)
+        gen_steps(pos, by_type[KNIGHT][i], geo_knight, l);
+    for (int i = 0; i < count[BISHOP]; i++)
+        for (int k = 0; k < 4; k++)
+            slide(pos, by_type[BISHOP][i], geo_diag[k], l);
+    for (int i = 0; i < count[ROOK]; i++)
+        gen_rook(pos, by_type[ROOK][i], l);
+    for (int i = 0; i < count[QUEEN]; i++)
+        for (int k = 0; k < 8; k++)
+            slide(pos, by_type[QUEEN][i], geo_king[k], l);
+    gen_steps(pos, pos->king[us], geo_king, l);
+    for (int t = QGUARD; t <= KGUARD; t++)
+        for (int i = 0; i < count[t]; i++)
+            gen_guard(pos, by_type[t][i], l, l);
     /* Rule 3.1c: a recapture through the Rook's own Guards. */
     if (pos->recap && pos_recapture_extra(pos))
         add(l, pos->recap_rook, pos->recap, 0, MF_NORMAL);

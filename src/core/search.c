@@ -27,6 +27,7 @@ typedef struct {
     Move killers[2];
     Move move;       /* the move made from this ply (0 for a null move) */
     int eval;
+    int in_check;    /* set by the parent, which has looked already; -1 = not known */
 } Ply;
 
 /* Search tunables, settable at run time for testing changes by self-play (names below). */
@@ -202,7 +203,8 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
         s->seldepth = ply;
     if (is_draw(pos, ply))
         return 0;
-    int in_check = att_in_check(pos, pos->side);
+    int known = s->stack[ply].in_check;
+    int in_check = known >= 0 ? known : att_in_check(pos, pos->side);
     if (ply >= MAX_PLY)
         return in_check ? 0 : eval_evaluate(pos, &s->params);
 
@@ -253,6 +255,8 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
                 continue;
         }
         pos_make(pos, m);
+        tt_prefetch(&s->tt, pos->key);
+        s->stack[ply + 1].in_check = -1;
         int score = -qsearch(s, -beta, -alpha, ply + 1);
         pos_unmake(pos);
         if (s->stopped)
@@ -295,7 +299,9 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
         s->seldepth = ply;
     if (is_draw(pos, ply))
         return 0;
-    int in_check = att_in_check(pos, pos->side);
+    int in_check = s->stack[ply].in_check;
+    if (in_check < 0)
+        in_check = att_in_check(pos, pos->side);
     if (ply >= MAX_PLY)
         return in_check ? 0 : eval_evaluate(pos, &s->params);
     /* Mate distance pruning: no line from here beats a mate already found nearer the root. */
@@ -338,6 +344,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
                     ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
             p->move = 0;
             make_null(pos);
+            s->stack[ply + 1].in_check = 0;
             int score = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, 0);
             unmake_null(pos);
             if (s->stopped)
@@ -385,6 +392,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
             pos_unmake(pos);
             continue;
         }
+        tt_prefetch(&s->tt, pos->key);
+        s->stack[ply + 1].in_check = gives_check;
         int new_depth = depth - 1, score;
         if (searched == 0) {
             score = -search(s, -beta, -alpha, new_depth, ply + 1, 1);
@@ -456,6 +465,7 @@ static int search_root(Search *s, int alpha, int beta, int depth, int first)
         int quiet = !order_is_tactical(pos, rm->move);
         s->nodes++;
         pos_make(pos, rm->move);
+        s->stack[1].in_check = att_in_check(pos, pos->side);
         int score;
         if (i == first) {
             score = -search(s, -beta, -alpha, depth - 1, 1, 1);

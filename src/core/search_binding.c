@@ -430,9 +430,11 @@ static PyObject *Search_params(PySearch *self, PyObject *Py_UNUSED(ignored))
     PyObject *d = PyDict_New();
     if (!d)
         return NULL;
-    const EvalParams *ep = search_params(self->search);
-    for (int i = 0; i < EP_COUNT; i++)
-        if (put_long(d, eval_param_names[i], ep->v[i]) < 0) {
+    EvalParams *ep = search_params(self->search);
+    char name[64];
+    int *value;
+    for (int i = 0; (value = eval_param_at(ep, i, name, sizeof name)) != NULL; i++)
+        if (put_long(d, name, *value) < 0) {
             Py_DECREF(d);
             return NULL;
         }
@@ -451,9 +453,12 @@ static PyObject *Search_set_param(PySearch *self, PyObject *args)
     CHECK_IDLE(self);
     if (!PyArg_ParseTuple(args, "si", &name, &value))
         return NULL;
-    for (int i = 0; i < EP_COUNT; i++)
-        if (strcmp(name, eval_param_names[i]) == 0) {
-            search_params(self->search)->v[i] = value;
+    EvalParams *ep = search_params(self->search);
+    char each[64];
+    int *slot;
+    for (int i = 0; (slot = eval_param_at(ep, i, each, sizeof each)) != NULL; i++)
+        if (strcmp(name, each) == 0) {
+            *slot = value;
             Py_RETURN_NONE;
         }
     if (search_set_tunable(self->search, name, value))

@@ -34,6 +34,17 @@ void tt_new_search(TT *tt);
 /* Copies the entry for key into *out and returns 1, or returns 0. */
 int tt_probe(const TT *tt, uint64_t key, TTEntry *out);
 void tt_store(TT *tt, uint64_t key, Move move, int score, int eval, int depth, int bound);
+/* Asks the processor to start loading key's bucket (a hint; a no-op without GCC/Clang). */
+static inline void tt_prefetch(const TT *tt, uint64_t key)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch(tt->entries + (size_t)(key & (tt->buckets - 1)) * TT_WAYS);
+#else
+    (void)tt;
+    (void)key;
+#endif
+}
+
 /* Per mille of the sampled entries written by the current search. */
 int tt_hashfull(const TT *tt);
 

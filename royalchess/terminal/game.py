@@ -1,0 +1,889 @@
+"""The terminal game: one game at a time against the computer or between two players.
+
+A :class:`TerminalGame` keeps the game on a :class:`~royalchess.board.Board` and, given a
+:class:`~royalchess.store.GameStore`, saves it the way the web app does (same modes, same
+player names, the same moves in UCI, result and reason), each move committed as it is
+played: a game started in the browser can be resumed here and the other way round.
+
+Lines typed are moves (SAN or UCI) or commands (``help`` lists them). The screen is a
+:class:`~royalchess.terminal.screen.PlainScreen` or a :class:`~royalchess.terminal.screen.RichScreen`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+import sqlite3
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from royalchess.board import Board
+from royalchess.errors import AmbiguousMoveError, ChessError, IllegalMoveError, InvalidMoveError
+from royalchess.move import PIECE_SYMBOLS, WHITE, Move, piece_name
+from royalchess.outcome import Outcome, Termination
+from royalchess.store import GameNotFoundError, GameRecord, GameStore
+from royalchess.terminal.screen import View
+from royalchess.variants import VARIANTS, get_variant
+
+__all__ = [
+    "DEFAULT_LEVEL",
+    "HELP",
+    "MODES",
+    "Screen",
+    "TerminalGame",
+    "describe_game",
+    "read_move",
+]
+
+MODES = ("vs-computer", "two-players", "computer-vs-computer")
+"""How the two sides are played, as the web app stores it."""
+HUMAN, COMPUTER = "human", "computer"
+DEFAULT_LEVEL = 4
+"""The computer's level when none is chosen (the web app's default too)."""
+
+HELP = """\
+Type a move in SAN (e4, Nf3, exd5, e8=Q, O-O) or in UCI (e2e4, e7e8q).
+Royal Chess: Wg3, O-O:h1, Wg3_O-O:h1 (a Guard move first), e8=G, e8=G- (queen
+powers waived); UCI castling is the King's move, then the Rook's: f1h1j1g1,
+with a Guard move first g1g3f1h1j1g1.
+  hint       suggest a move
+  takeback   take back your last move (and the computer's reply); also: undo
+  level N    set the computer's level, 1 (beginner) to 20 (full strength)
+  flip       turn the board round         board     show the board again
+  moves      list the legal moves         fen       show the position as FEN
+  pgn        show the game as PGN
+  draw       claim a draw (threefold repetition or the fifty-move rule)
+  resign     give up the game
+  new        a new game: new [chess|royal] [white|black|random|two] [LEVEL]
+  save       save now (the game is saved after every move anyway)
+  games      list the saved games         resume N  go on with saved game N
+  help       show this text               quit      leave (a saved game stays)"""
+
+COMMANDS = (
+    "help", "hint", "takeback", "undo", "level", "flip", "moves", "board", "fen", "pgn",
+    "draw", "resign", "new", "save", "games", "resume", "quit", "exit",
+)  # fmt: skip
+
+_MOVES_HELP = " Type 'moves' for the legal moves, 'help' for help."
+
+_REASONS = {
+    Termination.CHECKMATE: "checkmate",
+    Termination.STALEMATE: "stalemate",
+    Termination.INSUFFICIENT_MATERIAL: "insufficient material",
+    Termination.SEVENTYFIVE_MOVES: "the seventy-five-move rule",
+    Termination.FIVEFOLD_REPETITION: "fivefold repetition",
+    Termination.FIFTY_MOVES: "the fifty-move rule (claimed)",
+    Termination.THREEFOLD_REPETITION: "threefold repetition (claimed)",
+}
+
+
+class Screen(Protocol):
+    """What the game needs of a screen (see :mod:`royalchess.terminal.screen`)."""
+
+    interactive: bool
+    live: bool
+
+    def show(self, view: View) -> None: ...
+    def say(self, text: str, kind: str = "info") -> None: ...
+    def ask(self, prompt: str) -> str: ...
+    def question(self, prompt: str, choices: list[str], default: str) -> str: ...
+    def listing(self, header: list[str], rows: list[list[str]]) -> None: ...
+    def thinking(self, text: str) -> Any: ...
+    def set_completer(self, words: Callable[[], list[str]]) -> None: ...
+    def close(self) -> None: ...
+
+
+def read_move(board: Board, text: str) -> Move:
+    """Read *text* as UCI when it is spelled so, else as SAN."""
+    try:
+        Move.from_uci(text, board.files)
+    except InvalidMoveError:
+        return board.parse_san(text)
+    return board.parse_uci(text)
+
+
+def _color(color: bool) -> str:
+    return "White" if color else "Black"
+
+
+def _describe_result(result: str, termination: str | None) -> str:
+    """``'White wins by checkmate. 1-0'`` for a result and reason as stored."""
+    if result == "1/2-1/2":
+        text = f"Draw by {termination}" if termination else "Draw"
+    else:
+        winner = "White" if result == "1-0" else "Black"
+        text = f"{winner} wins by {termination}" if termination else f"{winner} wins"
+    return f"{text}. {result}"
+
+
+def _announce(outcome: Outcome) -> str:
+    reason = _REASONS[outcome.termination]
+    if outcome.winner is None:
+        return f"Draw by {reason}. {outcome.result()}"
+    return f"{_color(outcome.winner)} wins by {reason}. {outcome.result()}"
+
+
+def describe_game(rec: GameRecord) -> list[str]:
+    """One row of a games listing: id, game, players, moves, result, last played."""
+    title = get_variant(rec.variant).title if rec.variant in VARIANTS else rec.variant
+    if rec.mode == "vs-computer":
+        human = WHITE if rec.white == HUMAN else not WHITE
+        players = f"you ({_color(human)}) v computer L{rec.level}"
+    elif rec.mode == "two-players":
+        players = "two players"
+    else:
+        players = f"computer v computer L{rec.level}"
+    when = datetime.datetime.fromtimestamp(rec.updated).strftime("%Y-%m-%d %H:%M")
+    result = rec.result if rec.finished else "unfinished"
+    if rec.finished and rec.termination:
+        result += f" ({rec.termination})"
+    return [f"#{rec.id}", title, players, str(rec.plies), result, when]
+
+
+GAMES_HEADER = ["id", "game", "players", "plies", "result", "last played"]
+
+
+class TerminalGame:
+    """A game at the terminal: moves and commands read from *screen*, saved in *store*.
+
+    *store* ``None`` keeps nothing. *computer* is the engine adapter (by default the web
+    app's :class:`~royalchess.web.computer.Computer`, created when first needed, so the
+    levels play the same in both).
+    """
+
+    def __init__(
+        self, screen: Screen, *, store: GameStore | None = None, computer: Any = None
+    ) -> None:
+        self.screen = screen
+        self.store = store
+        self._computer = computer
+        self.orientation = WHITE
+        self.start = Board()
+        self.board = Board()
+        self.sans: list[str] = []
+        self.game_id: int | None = None
+        self.mode = "two-players"
+        self.white = self.black = HUMAN
+        self.level = DEFAULT_LEVEL
+        self.result = "*"
+        self.termination: str | None = None
+        self._hint: Move | None = None
+        self._headline = ""
+
+    # -- setting a game up ----------------------------------------------------------------
+
+    def new_game(
+        self,
+        board: Board,
+        *,
+        mode: str = "two-players",
+        color: bool = WHITE,
+        level: int = DEFAULT_LEVEL,
+    ) -> None:
+        """Start a game on *board* (its moves so far are kept); *color* is the human's side
+        against the computer. Nothing is saved until the first move (or ``save``)."""
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}")
+        self.start = _root(board)
+        self.board = self.start.copy()
+        self.sans = [self.board.san_and_push(move) for move in board.move_stack]
+        self.game_id = None
+        self.mode, self.level = mode, level
+        self.white, self.black = _players(mode, color)
+        self.result, self.termination = "*", None
+        self._hint = None
+        self.orientation = color if mode == "vs-computer" else WHITE
+        outcome = self.board.outcome()
+        if outcome is not None:
+            self.result, self.termination = outcome.result(), outcome.termination.describe()
+        self._headline = self._intro()
+
+    def load(self, rec: GameRecord) -> None:
+        """Take up the saved game *rec*."""
+        start = Board(rec.start_fen, variant=rec.variant)
+        board = start.copy()
+        sans = []
+        for uci in rec.moves:
+            sans.append(board.san_and_push(board.parse_uci(uci)))
+        self.start, self.board, self.sans = start, board, sans
+        self.game_id = rec.id
+        self.mode, self.white, self.black, self.level = rec.mode, rec.white, rec.black, rec.level
+        self.result, self.termination = rec.result, rec.termination
+        self._hint = None
+        if self.mode == "computer-vs-computer" and not rec.finished:
+            # a game the computer played against itself: the side to move is now yours
+            self.mode = "vs-computer"
+            self.white, self.black = _players(self.mode, self.board.turn)
+            self._save_settings()
+        human = self._human_side()
+        self.orientation = human if human is not None else WHITE
+        self._headline = self._intro(resumed=True)
+
+    def _intro(self, *, resumed: bool = False) -> str:
+        title = self.board.variant_info.title
+        game = f"game #{self.game_id} resumed" if resumed else ""
+        if self.mode == "vs-computer":
+            human = self._human_side()
+            assert human is not None
+            who = f"you play {_color(human)} against the computer at level {self.level}"
+        elif self.mode == "two-players":
+            who = "two players at one terminal"
+        else:
+            who = "the computer plays both sides"
+        return f"{title}: {', '.join(filter(None, [game, who]))}. Type 'help' for help."
+
+    # -- who plays ------------------------------------------------------------------------
+
+    def player(self, color: bool) -> str:
+        return self.white if color else self.black
+
+    def _human_side(self) -> bool | None:
+        """The human's colour against the computer, else ``None``."""
+        if self.mode != "vs-computer":
+            return None
+        return WHITE if self.white == HUMAN else not WHITE
+
+    @property
+    def finished(self) -> bool:
+        return self.result != "*"
+
+    def _computer_to_move(self) -> bool:
+        return not self.finished and self.player(self.board.turn) == COMPUTER
+
+    def _computer_engine(self) -> Any:
+        if self._computer is None:
+            from royalchess.web.computer import Computer
+
+            self._computer = Computer()
+        return self._computer
+
+    # -- the screen -----------------------------------------------------------------------
+
+    def view(self) -> View:
+        board = self.board
+        human = self._human_side()
+        players = ["you" if human == c else "computer" for c in (WHITE, not WHITE)]
+        if human is None:
+            players = ["player", "player"] if self.mode == "two-players" else players
+        players = [f"{p} (level {self.level})" if p == "computer" else p for p in players]
+        last: list[int] = []
+        if board.move_stack:
+            move = board.peek()
+            last = [move.from_square, move.to_square]
+            for extra in (move.rook_from, move.rook_to, move.guard_from, move.guard_to):
+                if extra is not None:
+                    last.append(extra)
+        hint: list[int] = []
+        if self._hint is not None:
+            hint = [self._hint.from_square, self._hint.to_square]
+            if self._hint.guard_from is not None and self._hint.guard_to is not None:
+                hint += [self._hint.guard_from, self._hint.guard_to]
+        return View(
+            board=board,
+            orientation=self.orientation,
+            title=board.variant_info.title,
+            players=(players[0], players[1]),
+            game_id=self.game_id,
+            moves=self.sans,
+            first_number=self.start.fullmove_number,
+            first_turn=self.start.turn,
+            last=last,
+            hint=hint,
+            status=self._status(),
+            result=_describe_result(self.result, self.termination) if self.finished else "",
+        )
+
+    def _status(self) -> str:
+        side = _color(self.board.turn)
+        who = ""
+        if self.mode == "vs-computer":
+            who = " (you)" if self.player(self.board.turn) == HUMAN else " (computer)"
+        text = f"{side}{who} to move"
+        if self.board.is_check():
+            text += " — check!"
+        if self.board.can_claim_draw():
+            text += "  (a draw can be claimed: 'draw')"
+        return text
+
+    def show(self) -> None:
+        self.screen.show(self.view())
+
+    def say(self, text: str, kind: str = "info") -> None:
+        self.screen.say(text, kind)
+
+    def _prompt(self) -> str:
+        if self.finished:
+            return "Game over> "
+        board = self.board
+        side = _color(board.turn)
+        return f"{board.fullmove_number}{'.' if board.turn else '...'} {side}> "
+
+    def _words(self) -> list[str]:
+        """Words the Tab key completes: commands and the legal moves in SAN."""
+        moves = [] if self.finished else sorted(self.board.san(m) for m in self.board.legal_moves)
+        return [*moves, *COMMANDS]
+
+    # -- saving ---------------------------------------------------------------------------
+
+    def _write(self, action: Callable[[GameStore], object]) -> bool:
+        """Run *action* on the store; report a failure without stopping the game."""
+        if self.store is None:
+            return False
+        try:
+            action(self.store)
+        except (sqlite3.Error, OSError) as exc:
+            self.say(f"Could not save the game: {exc}", "error")
+            return False
+        return True
+
+    def _create(self, store: GameStore) -> None:
+        self.game_id = store.create_game(
+            self.board.variant,
+            self.start.fen(),
+            mode=self.mode,
+            white=self.white,
+            black=self.black,
+            level=self.level,
+            moves=[move.uci() for move in self.board.move_stack],
+            result=self.result,
+            termination=self.termination,
+        )
+
+    def _save_move(self, ply: int, move: Move) -> None:
+        def write(store: GameStore) -> None:
+            if self.game_id is None:
+                self._create(store)
+                return
+            try:
+                store.append_move(
+                    self.game_id, ply, move.uci(), result=self.result, termination=self.termination
+                )
+            except GameNotFoundError:
+                self.say(f"Game #{self.game_id} was deleted elsewhere: saving it anew.", "note")
+                self._create(store)
+
+        self._write(write)
+
+    def _save_settings(self) -> None:
+        game_id = self.game_id
+        if game_id is not None:
+            self._write(
+                lambda s: s.update_settings(
+                    game_id, mode=self.mode, white=self.white, black=self.black, level=self.level
+                )
+            )
+
+    def _save_result(self) -> None:
+        game_id = self.game_id
+        if game_id is None:
+            self._write(self._create)
+        else:
+            self._write(lambda s: s.set_result(game_id, self.result, self.termination))
+
+    def _in_step(self) -> bool:
+        """Whether the saved game is still as shown here (it may be open in the browser too).
+
+        When it was changed elsewhere, take it up as saved and say so.
+        """
+        if self.store is None or self.game_id is None:
+            return True
+        try:
+            rec = self.store.get(self.game_id)
+        except GameNotFoundError:
+            self.say(f"Game #{self.game_id} was deleted elsewhere: it will be saved anew.", "note")
+            self.game_id = None
+            return True
+        except sqlite3.Error:
+            return True
+        ours = [move.uci() for move in self.board.move_stack]
+        same = (rec.moves, rec.result, rec.mode, rec.white, rec.black, rec.level) == (
+            ours,
+            self.result,
+            self.mode,
+            self.white,
+            self.black,
+            self.level,
+        )
+        if same:
+            return True
+        orientation = self.orientation
+        self.load(rec)
+        self.orientation = orientation
+        self.show()
+        self.say(f"Game #{rec.id} was changed elsewhere (in the browser?): here it is as saved.")
+        return False
+
+    # -- the loop -------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until ``quit`` or the end of input; return the exit status (0)."""
+        self.screen.set_completer(self._words)
+        self._begin()
+        try:
+            while True:
+                try:
+                    if self._computer_to_move():
+                        self._computer_moves()
+                        continue
+                    line = self.screen.ask(self._prompt())
+                    if not self.command(line.strip()):
+                        return 0
+                except EOFError:
+                    self.say("")
+                    self._leave("End of input: the game is left unfinished.")
+                    return 0
+                except KeyboardInterrupt:  # Ctrl+C, at the prompt or while the computer thinks
+                    self.say("")
+                    self._leave("Interrupted: the game is left unfinished.")
+                    return 0
+        finally:
+            self.screen.close()
+
+    def _begin(self) -> None:
+        """Show a game just set up: the board (not yet when the computer is to move in the
+        plain mode, which shows it after the computer's move) and what is being played."""
+        if self.screen.live:
+            self.show()
+            self.say(self._headline, "title")
+        else:
+            self.say(self._headline, "title")
+            if not self._computer_to_move():
+                self.show()
+        if self.finished:
+            self.say(_describe_result(self.result, self.termination), "result")
+
+    def _leave(self, reason: str) -> None:
+        if not self.finished:
+            self.say(f"{reason} *")
+        if self.board.move_stack:
+            self.say("Moves: " + self.start.variation_san(self.board.move_stack))
+        if self.game_id is not None and not self.finished:
+            self.say(
+                f"Game #{self.game_id} is saved: go on with 'royalchess play --resume "
+                f"{self.game_id}'.",
+                "note",
+            )
+
+    def command(self, text: str) -> bool:
+        """Carry out one line typed; return ``False`` to leave."""
+        if not text:
+            return True
+        words = text.split()
+        name, args = words[0].lower(), words[1:]
+        if name in ("quit", "exit"):
+            if self.game_id is not None and not self.finished:
+                self._leave("Game adjourned.")
+            else:
+                self._leave("Game abandoned.")
+            return False
+        handler = getattr(self, f"_cmd_{name}", None) if name in COMMANDS else None
+        if handler is None:
+            self._move(text)
+        else:
+            handler(args)
+        return True
+
+    # -- moves ----------------------------------------------------------------------------
+
+    def _move(self, text: str) -> None:
+        if not self._in_step():
+            return
+        board = self.board
+        if self.finished:
+            self.say(
+                f"The game is over: {_describe_result(self.result, self.termination)}. "
+                "Type 'new' for a new game, 'takeback' to take back moves or 'quit'.",
+                "error",
+            )
+            return
+        try:
+            move = read_move(board, text)
+        except ChessError as exc:
+            message = str(exc).replace(f" in {board.fen()}", "")
+            if isinstance(exc, IllegalMoveError):
+                kind = "Illegal"
+            elif isinstance(exc, AmbiguousMoveError):
+                kind = "Ambiguous"
+            else:
+                kind = "Not understood"
+            extra = self._choices(text) or self._why(text, exc)
+            self.say(f"{kind}: {message}.{extra or _MOVES_HELP}", "error")
+            return
+        self._play(move, by_computer=False)
+
+    def _why(self, text: str, exc: ChessError) -> str:
+        """For an illegal move of a piece, that piece's legal moves; castling's if any."""
+        if not isinstance(exc, IllegalMoveError):
+            return ""
+        board = self.board
+        check = " You are in check." if board.is_check() else ""
+        if text.upper().startswith(("O-O", "0-0")) or "_" in text:
+            castles = sorted(board.san(m) for m in board.legal_moves if board.is_castling(m))
+            if not castles:
+                return f"{check} No castling move is legal now."
+            return f"{check} Legal castling moves: {', '.join(castles)}."
+        letter = text[:1]
+        if letter not in "KQRBNGW" or not letter:
+            return check
+        piece_type = PIECE_SYMBOLS.index(letter.lower())
+        name = " ".join(word.capitalize() for word in piece_name(piece_type).split())
+        sans = []
+        for move in board.legal_moves:
+            piece = board.piece_at(move.from_square)
+            if piece and piece.piece_type == piece_type and not board.is_castling(move):
+                sans.append(board.san(move))
+        mine = [
+            p
+            for p in board.piece_map().values()
+            if (p.piece_type, p.color) == (piece_type, board.turn)
+        ]
+        if not mine:
+            return f"{check} You have no {name}."
+        if not sans:
+            return f"{check} No {name} move is legal now."
+        return f"{check} Legal {name} moves: {', '.join(sorted(sans))}."
+
+    def _choices(self, text: str) -> str:
+        """For a promotion typed without its piece, the ways to spell it."""
+        board = self.board
+        base = text.rstrip("+#!?")
+        sans, ucis = [], []
+        for move in board.legal_moves:
+            if move.promotion is None:
+                continue
+            san = board.san(move).rstrip("+#")
+            if san.split("=")[0] == base:
+                sans.append(san)
+            if move.uci()[:4] == base:
+                ucis.append(move.uci())
+        found = ucis or sans
+        if not found:
+            return ""
+        waived = (
+            " (a trailing - waives the new Guard's queen powers)"
+            if any(c.endswith("-") for c in found)
+            else ""
+        )
+        return f" Promote with one of: {', '.join(found)}{waived}."
+
+    def _play(self, move: Move, *, by_computer: bool) -> None:
+        board = self.board
+        number, turn = board.fullmove_number, board.turn
+        ply = len(board.move_stack)
+        san = board.san_and_push(move)
+        self.sans.append(san)
+        self._hint = None
+        outcome = board.outcome()
+        if outcome is not None:
+            self.result, self.termination = outcome.result(), outcome.termination.describe()
+        self._save_move(ply, move)
+        spelled = f"{number}{'.' if turn else '...'} {san}"
+        if self.screen.live or not self._computer_to_move():
+            self.show()
+        if by_computer:
+            self.say(f"The computer plays {spelled}", "move")
+        else:
+            self.say(spelled, "move")
+        if outcome is not None:
+            if not self.screen.live:  # a live screen shows the result under the board
+                self.say(_announce(outcome), "result")
+        elif board.can_claim_draw() and not self.screen.live:
+            self.say("A draw can be claimed: type 'draw' to claim it.")
+
+    def _computer_moves(self) -> None:
+        try:
+            computer = self._computer_engine()
+            with self.screen.thinking(f"The computer is thinking (level {self.level})…"):
+                move = computer.play(self.board, self.level)
+        except KeyboardInterrupt:
+            raise
+        except (ImportError, RuntimeError, ValueError, OSError) as exc:  # no engine, or it failed
+            self.say(f"The computer cannot move ({exc}): two players from here on.", "error")
+            self.mode, self.white, self.black = "two-players", HUMAN, HUMAN
+            self._save_settings()
+            return
+        self._play(move, by_computer=True)
+
+    # -- commands -------------------------------------------------------------------------
+
+    def _cmd_help(self, args: list[str]) -> None:
+        self.say(HELP)
+
+    def _cmd_board(self, args: list[str]) -> None:
+        self.show()
+
+    def _cmd_flip(self, args: list[str]) -> None:
+        self.orientation = not self.orientation
+        self.show()
+
+    def _cmd_fen(self, args: list[str]) -> None:
+        self.say(self.board.fen())
+
+    def _cmd_moves(self, args: list[str]) -> None:
+        moves = sorted(self.board.san(move) for move in self.board.legal_moves)
+        if self.finished:
+            self.say("The game is over: no moves.")
+            return
+        self.say(f"{len(moves)} legal moves: {' '.join(moves)}")
+
+    def _cmd_pgn(self, args: list[str]) -> None:
+        from royalchess import pgn
+
+        headers = {
+            "Event": "Casual game",
+            "Site": "royalchess",
+            "Date": datetime.date.today().strftime("%Y.%m.%d"),
+            "Result": self.result,
+        }
+        for color, tag in ((WHITE, "White"), (not WHITE, "Black")):
+            player = self.player(color)
+            headers[tag] = f"royalchess level {self.level}" if player == COMPUTER else "Player"
+        if self.board.variant == "royal":
+            headers["Variant"] = "Royal Chess"
+        if self.start.fen() != self.start.variant_info.start_fen:
+            headers.update(SetUp="1", FEN=self.start.fen())
+        self.say(pgn.write_game(self.start, self.board.move_stack, headers=headers).rstrip())
+
+    def _cmd_hint(self, args: list[str]) -> None:
+        if self.finished:
+            self.say("The game is over: there is no move to suggest.")
+            return
+        try:
+            computer = self._computer_engine()
+            with self.screen.thinking("Looking for a good move…"):
+                move = computer.hint(self.board)
+        except (ImportError, RuntimeError, ValueError, OSError) as exc:  # no engine, or it failed
+            self.say(f"No hint: the computer is not available ({exc}).", "error")
+            return
+        if move is None:
+            self.say("There is no move to suggest.")
+            return
+        san = self.board.san(move)
+        self._hint = move
+        if self.screen.live:
+            self.show()
+        self.say(f"Hint: {san} ({move.uci()})", "hint")
+
+    def _cmd_undo(self, args: list[str]) -> None:
+        self._takeback("undo")
+
+    def _cmd_takeback(self, args: list[str]) -> None:
+        self._takeback("take back")
+
+    def _takeback(self, word: str) -> None:
+        played = len(self.board.move_stack)
+        if not played:
+            self.say(f"Nothing to {word}.")
+            return
+        if not self._in_step():
+            return
+        plies = 1
+        human = self._human_side()
+        if human is not None:
+            # back to your previous turn: the computer's reply and your move
+            while plies < played and self._turn_before(plies) != human:
+                plies += 1
+            if self._turn_before(plies) != human:
+                self.say("No move of yours to take back.")
+                return
+        taken = []
+        for _ in range(plies):
+            self.board.pop()
+            taken.append(self.sans.pop())
+        self.result, self.termination = "*", None
+        self._hint = None
+        game_id = self.game_id
+        if game_id is not None:
+            self._write(lambda s: s.truncate(game_id, played - plies))
+        self.show()
+        self.say(f"Took back {' '.join(reversed(taken))}.", "note")
+
+    def _turn_before(self, plies: int) -> bool:
+        turn = self.board.turn
+        return turn if plies % 2 == 0 else not turn
+
+    def set_level(self, level: int) -> None:
+        """Set the computer's level (1-20) and save it."""
+        self._cmd_level([str(level)])
+
+    def _cmd_level(self, args: list[str]) -> None:
+        if not args:
+            self.say(f"The computer plays at level {self.level} (1 to 20).")
+            return
+        try:
+            level = int(args[0])
+        except ValueError:
+            level = 0
+        if not 1 <= level <= 20 or len(args) > 1:
+            self.say(f"Not a level: {' '.join(args)!r}. Type a whole number from 1 to 20.", "error")
+            return
+        if not self._in_step():
+            return
+        self.level = level
+        self._save_settings()
+        self.say(f"The computer now plays at level {level}.")
+        if self.mode == "two-players":
+            self.say(
+                "(Two players are playing: 'new white' or 'new black' plays the computer.)", "note"
+            )
+
+    def _cmd_draw(self, args: list[str]) -> None:
+        if self.finished:
+            self.say("The game is over already.")
+            return
+        if not self._in_step():
+            return
+        claimed = self.board.outcome(claim_draw=True)
+        if claimed is None:
+            self.say("No draw can be claimed now (threefold repetition or fifty moves).", "error")
+            return
+        self.result, self.termination = claimed.result(), claimed.termination.describe()
+        self._save_result()
+        if self.screen.live:
+            self.show()
+        self.say(_announce(claimed), "result")
+
+    def _cmd_resign(self, args: list[str]) -> None:
+        if self.finished:
+            self.say("The game is over already.")
+            return
+        if not self._in_step():
+            return
+        human = self._human_side()
+        side = self.board.turn if human is None else human
+        self.result, self.termination = ("0-1" if side else "1-0"), "resignation"
+        self._save_result()
+        if self.screen.live:
+            self.show()
+        self.say(f"{_color(side)} resigns. {self.result}", "result")
+
+    def _cmd_save(self, args: list[str]) -> None:
+        if self.store is None:
+            self.say("Saving is off for this game (--no-save).", "error")
+            return
+        if self.game_id is None:
+            if not self._write(self._create):
+                return
+        elif not self._in_step():
+            return
+        self.say(
+            f"Game #{self.game_id} is saved in {self.store.path} (every move is). Go on with it "
+            f"later: 'royalchess play --resume {self.game_id}', or in the browser.",
+        )
+
+    def _cmd_games(self, args: list[str]) -> None:
+        if self.store is None:
+            self.say("Saving is off (--no-save): there are no saved games to list.", "error")
+            return
+        records = self.store.list_games("all", limit=20)
+        if not records:
+            self.say("No saved games yet.")
+            return
+        self.screen.listing(GAMES_HEADER, [describe_game(rec) for rec in records])
+        self.say("Type 'resume N' to go on with game N.", "note")
+
+    def _cmd_resume(self, args: list[str]) -> None:
+        if self.store is None:
+            self.say("Saving is off (--no-save): there are no saved games.", "error")
+            return
+        try:
+            if args:
+                rec = self.store.get(int(args[0].lstrip("#")))
+            else:
+                found = [r for r in self.store.list_games("unfinished") if r.id != self.game_id]
+                if not found:
+                    self.say("There is no other unfinished game to resume.")
+                    return
+                rec = self.store.get(found[0].id)
+        except ValueError:
+            self.say(f"Not a game number: {args[0]!r}.", "error")
+            return
+        except GameNotFoundError as exc:
+            self.say(f"{str(exc).capitalize()}: 'games' lists them.", "error")
+            return
+        try:
+            self.load(rec)
+        except ChessError as exc:  # a damaged record: say so, keep the game in hand
+            self.say(f"Game #{rec.id} cannot be read: {exc}.", "error")
+            return
+        self._begin()
+
+    def _cmd_new(self, args: list[str]) -> None:
+        variant = self.board.variant
+        human = self._human_side()
+        mode = self.mode if self.mode != "computer-vs-computer" else "vs-computer"
+        color = WHITE if human is None else human
+        level = self.level
+        if args:
+            for word in (w.lower() for w in args):
+                if word in VARIANTS:
+                    variant = word
+                elif word in ("white", "black", "random"):
+                    mode = "vs-computer"
+                    color = (
+                        random.choice((WHITE, not WHITE)) if word == "random" else (word == "white")
+                    )
+                elif word in ("computer", "engine"):
+                    mode = "vs-computer"
+                elif word in ("two", "friend", "players", "two-players", "human"):
+                    mode = "two-players"
+                elif word.isdigit() and 1 <= int(word) <= 20:
+                    level = int(word)
+                else:
+                    self.say(
+                        f"Not understood: {word!r}. Try 'new royal black 5' or 'new chess two'.",
+                        "error",
+                    )
+                    return
+        elif self.screen.interactive:
+            variant, mode, color, level = ask_setup(
+                self.screen, variant=variant, mode=mode, color=color, level=level
+            )
+        previous = self.game_id if self.board.move_stack and not self.finished else None
+        self.new_game(Board(variant=variant), mode=mode, color=color, level=level)
+        self._begin()
+        if previous is not None:
+            self.say(f"Game #{previous} stays saved: 'resume {previous}' goes back to it.", "note")
+
+
+def ask_setup(
+    screen: Screen,
+    *,
+    variant: str = "chess",
+    mode: str = "vs-computer",
+    color: bool = WHITE,
+    level: int = DEFAULT_LEVEL,
+    ask_variant: bool = True,
+) -> tuple[str, str, bool, int]:
+    """Ask a person at the terminal for the game, the opponent, the colour and the level;
+    Enter keeps each default (*ask_variant* false: the game is *variant*)."""
+    variant = variant or "chess"
+    if ask_variant:
+        variant = screen.question("Game", ["chess", "royal"], variant)
+    opponent = screen.question(
+        "Opponent", ["computer", "friend"], "computer" if mode == "vs-computer" else "friend"
+    )
+    if opponent == "friend":
+        return variant, "two-players", WHITE, level
+    side = screen.question("Your colour", ["white", "black", "random"], _color(color).lower())
+    color = random.choice((WHITE, not WHITE)) if side == "random" else side == "white"
+    while True:
+        answer = screen.question("Level", [str(n) for n in range(1, 21)], str(level))
+        if answer.isdigit():
+            return variant, "vs-computer", color, int(answer)
+
+
+def _players(mode: str, color: bool) -> tuple[str, str]:
+    if mode == "vs-computer":
+        return (HUMAN, COMPUTER) if color == WHITE else (COMPUTER, HUMAN)
+    if mode == "two-players":
+        return HUMAN, HUMAN
+    return COMPUTER, COMPUTER
+
+
+def _root(board: Board) -> Board:
+    """The position *board* started from, before its moves."""
+    root = board.copy()
+    for _ in range(len(root.move_stack)):
+        root.pop()
+    return Board(root.fen(), variant=root.variant)
