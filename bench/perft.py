@@ -116,17 +116,19 @@ def san_bench(fens: list[str]) -> list[tuple[str, float, float]]:
     count = sum(len(m) for m in our_moves)
 
     def write_ours() -> list[list[str]]:
-        return [[b.san(m) for m in ms] for b, ms in zip(ours, our_moves)]
+        return [[b.san(m) for m in ms] for b, ms in zip(ours, our_moves, strict=False)]
 
     def write_theirs() -> list[list[str]]:
-        return [[b.san(m) for m in ms] for b, ms in zip(theirs, their_moves)]
+        return [[b.san(m) for m in ms] for b, ms in zip(theirs, their_moves, strict=False)]
 
     our_sans, t_ours_w = timed(write_ours)
     their_sans, t_theirs_w = timed(write_theirs)
     assert [sorted(x) for x in our_sans] == [sorted(x) for x in their_sans], "SAN differs"
-    _, t_ours_p = timed(lambda: [[b.parse_san(s) for s in ss] for b, ss in zip(ours, our_sans)])
+    _, t_ours_p = timed(
+        lambda: [[b.parse_san(s) for s in ss] for b, ss in zip(ours, our_sans, strict=False)]
+    )
     _, t_theirs_p = timed(
-        lambda: [[b.parse_san(s) for s in ss] for b, ss in zip(theirs, their_sans)]
+        lambda: [[b.parse_san(s) for s in ss] for b, ss in zip(theirs, their_sans, strict=False)]
     )
     per = 1000 / count
     return [

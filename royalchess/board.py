@@ -132,9 +132,7 @@ class Board:
         if bad is None:
             bad = next((c for c in fen if not c.isascii()), None)
         if bad is not None:
-            raise InvalidFenError(
-                f"FEN contains a character that is not allowed ({ascii(bad)})"
-            )
+            raise InvalidFenError(f"FEN contains a character that is not allowed ({bad!a})")
         try:
             self._pos = _core.Position(fen.strip(), info.core_id)
         except ValueError as exc:

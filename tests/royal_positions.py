@@ -90,7 +90,8 @@ def _rook_pair_with_guard(board) -> bool:
             if f == f2 or (r == r2 and r != ref.first_rank(white)):
                 btw = ref.between(s, s2)
                 if ref.only_empty_or_own_guards(board, btw, white) and any(
-                        board[t] is not None for t in btw):
+                    board[t] is not None for t in btw
+                ):
                     return True
     return False
 
@@ -139,8 +140,19 @@ def _themes(pos, moves) -> set:
     return out
 
 
-RARE = frozenset(("castle", "castle_guard", "promotion", "promo_guard", "promo_few",
-                  "promo_none", "queen_powers", "rook_pair_guard", "recapture"))
+RARE = frozenset(
+    (
+        "castle",
+        "castle_guard",
+        "promotion",
+        "promo_guard",
+        "promo_few",
+        "promo_none",
+        "queen_powers",
+        "rook_pair_guard",
+        "recapture",
+    )
+)
 
 
 def _categories(pos, tok, new):
@@ -171,8 +183,11 @@ def _categories(pos, tok, new):
             cats.append("capture")
         if ref.kind(p) == "P" and ref.rel_rank(to // 10, pos.white) >= 6:
             cats.append("pawn_advance")
-        if ref.kind(p) in "RGW" and _rook_pair_with_guard(new.board) and \
-                not _rook_pair_with_guard(b):
+        if (
+            ref.kind(p) in "RGW"
+            and _rook_pair_with_guard(new.board)
+            and not _rook_pair_with_guard(b)
+        ):
             cats.append("makes_pair")
         if ref.kind(p) in "NBQ" and frm // 10 == ref.first_rank(pos.white):
             cats.append("develop")
@@ -224,14 +239,11 @@ def random_positions(n: int, seed: int) -> list:
     game = 0
     while len(out) < n:
         start = THEME_FENS[game % len(THEME_FENS)]
-        if start == ref.START_FEN:
-            max_plies = rng.randrange(20, 120)
-        else:
-            max_plies = rng.randrange(4, 40)
+        max_plies = rng.randrange(20, 120) if start == ref.START_FEN else rng.randrange(4, 40)
         game += 1
         pos = ref.parse_fen(start)
         taken = 0
-        for ply in range(max_plies):
+        for _ply in range(max_plies):
             moves = ref.legal_pairs(pos)
             fen = ref.to_fen(pos)
             rare = _themes(pos, moves) & RARE
@@ -258,6 +270,7 @@ def random_positions(n: int, seed: int) -> list:
 if __name__ == "__main__":  # pragma: no cover
     import sys
     import time
+
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     t0 = time.time()
@@ -266,6 +279,6 @@ if __name__ == "__main__":  # pragma: no cover
     for f in fens:
         for t in themes(f):
             counts[t] = counts.get(t, 0) + 1
-    print(len(fens), "positions in %.1fs" % (time.time() - t0))
+    print(len(fens), f"positions in {time.time() - t0:.1f}s")
     for k in sorted(counts):
-        print("  %-16s %d" % (k, counts[k]))
+        print(f"  {k:<16} {counts[k]}")

@@ -40,6 +40,7 @@ PROMO_ORDER = ("Q", "R", "B", "N", "G", "W")
 # squares and pieces
 # ---------------------------------------------------------------------------
 
+
 def sq(f: int, r: int) -> int:
     return r * NFILES + f
 
@@ -54,7 +55,7 @@ def sq_name(s: int) -> str:
 
 def parse_sq(t: str) -> int:
     if len(t) != 2 or t[0] not in FILES or t[1] not in "12345678":
-        raise ValueError("bad square %r" % t)
+        raise ValueError(f"bad square {t!r}")
     return sq(FILES.index(t[0]), int(t[1]) - 1)
 
 
@@ -96,17 +97,18 @@ def rel_rank(r: int, white: bool) -> int:
 # position and FEN
 # ---------------------------------------------------------------------------
 
+
 class Position:
-    __slots__ = ("board", "white", "castling", "ep", "half", "full", "recap")
+    __slots__ = ("board", "castling", "ep", "full", "half", "recap", "white")
 
     def __init__(self, board, white, castling, ep, half, full, recap):
-        self.board = board          # list of 80
-        self.white = white          # side to move is White
-        self.castling = castling    # string, subset of "KQkq" in that order
-        self.ep = ep                # en passant target square index or None
+        self.board = board  # list of 80
+        self.white = white  # side to move is White
+        self.castling = castling  # string, subset of "KQkq" in that order
+        self.ep = ep  # en passant target square index or None
         self.half = half
         self.full = full
-        self.recap = recap          # square S of rule 3.1c (usable by side to move) or None
+        self.recap = recap  # square S of rule 3.1c (usable by side to move) or None
 
 
 def parse_fen(fen: str) -> Position:
@@ -114,10 +116,10 @@ def parse_fen(fen: str) -> Position:
     if len(fields) == 6:
         fields.append("-")
     if len(fields) != 7:
-        raise ValueError("a Royal FEN has 6 or 7 fields: %r" % fen)
+        raise ValueError(f"a Royal FEN has 6 or 7 fields: {fen!r}")
     rows = fields[0].split("/")
     if len(rows) != NRANKS:
-        raise ValueError("need 8 ranks: %r" % fen)
+        raise ValueError(f"need 8 ranks: {fen!r}")
     board = [None] * (NFILES * NRANKS)
     for i, row in enumerate(rows):
         r = NRANKS - 1 - i
@@ -131,25 +133,25 @@ def parse_fen(fen: str) -> Position:
                     k += 1
                 n = int(row[j:k])
                 if n < 1 or n > NFILES:
-                    raise ValueError("bad empty run in %r" % row)
+                    raise ValueError(f"bad empty run in {row!r}")
                 f += n
                 j = k
                 continue
             if c.upper() not in "KQRBNPGW":
-                raise ValueError("bad piece letter %r" % c)
+                raise ValueError(f"bad piece letter {c!r}")
             p = c
             if j + 1 < len(row) and row[j + 1] == "*":
                 if c.upper() not in "GW":
-                    raise ValueError("only Guards carry '*': %r" % row)
+                    raise ValueError(f"only Guards carry '*': {row!r}")
                 p = c + "*"
                 j += 1
             if f >= NFILES:
-                raise ValueError("rank too long: %r" % row)
+                raise ValueError(f"rank too long: {row!r}")
             board[sq(f, r)] = p
             f += 1
             j += 1
         if f != NFILES:
-            raise ValueError("rank %r does not have 10 squares" % row)
+            raise ValueError(f"rank {row!r} does not have 10 squares")
     if fields[1] not in ("w", "b"):
         raise ValueError("bad side to move")
     white = fields[1] == "w"
@@ -159,7 +161,7 @@ def parse_fen(fen: str) -> Position:
     full = int(fields[5])
     recap = None if fields[6] == "-" else parse_sq(fields[6])
     if ep is not None and ep // NFILES != (5 if white else 2):
-        raise ValueError("en passant square on the wrong rank: %r" % fen)
+        raise ValueError(f"en passant square on the wrong rank: {fen!r}")
     if recap is not None and not enemy(board[recap], white):
         # 8: S must hold a piece of the side that just moved
         raise ValueError("field 7 square does not hold a piece of the side that moved")
@@ -204,6 +206,7 @@ def to_fen(pos: Position) -> str:
 # attacks
 # ---------------------------------------------------------------------------
 
+
 def attacked(board, s: int, by_white: bool, recap=None) -> bool:
     """Is square ``s`` attacked by side ``by_white``?
 
@@ -238,15 +241,15 @@ def attacked(board, s: int, by_white: bool, recap=None) -> bool:
                         if k == "Q":
                             return True
                         if k in "GW" and starred(q):
-                            return True          # queen powers (6.2)
+                            return True  # queen powers (6.2)
                         if k == "R" and orth:
                             return True
                         if k == "B" and not orth:
                             return True
                         if k == "W" and ((orth and d <= 3) or (not orth and d == 1)):
-                            return True          # major orthogonal / minor first square
+                            return True  # major orthogonal / minor first square
                         if k == "G" and ((not orth and d <= 3) or (orth and d == 1)):
-                            return True          # major diagonal / minor first square
+                            return True  # major diagonal / minor first square
                     break
                 nf += df
                 nr += dr
@@ -304,12 +307,13 @@ def king_attacked(board, white: bool, recap_for_enemy) -> bool:
 # pseudo-legal move generation
 # ---------------------------------------------------------------------------
 
+
 class Move:
     """A move.  ``frm``/``to`` for an ordinary move (``promo`` = piece string placed,
     ``promo_tok`` = UCI suffix, ``ep`` = en passant capture).  A castling move has
     ``castle = (guard_move or None, (king_from, king_to), (rook_from, rook_to))``."""
 
-    __slots__ = ("frm", "to", "promo", "promo_tok", "ep", "castle")
+    __slots__ = ("castle", "ep", "frm", "promo", "promo_tok", "to")
 
     def __init__(self, frm=None, to=None, promo=None, promo_tok="", ep=False, castle=None):
         self.frm = frm
@@ -374,7 +378,7 @@ def guard_targets(board, s, white):
                 out.append(t)
                 continue
             if q == my_king and nr == fr:
-                passed_king = True      # 4.4: pass over own King on its first rank
+                passed_king = True  # 4.4: pass over own King on its first rank
                 continue
             if enemy(q, white) and not passed_king:
                 out.append(t)
@@ -385,11 +389,11 @@ def guard_targets(board, s, white):
     for df, dr in minor_dirs:
         drel = dr if white else -dr
         if rr <= 4:
-            length = 3                  # ends early on the first enemy-territory square
+            length = 3  # ends early on the first enemy-territory square
         elif rr + drel == 4:
-            length = 3                  # first square back in own territory
+            length = 3  # first square back in own territory
         elif k == "G" and rr == 5 and drel == 0:
-            length = 3                  # Queen's Guard sideways on relative rank 5
+            length = 3  # Queen's Guard sideways on relative rank 5
         else:
             length = 1
         for step in range(1, length + 1):
@@ -401,13 +405,13 @@ def guard_targets(board, s, white):
             if q is None:
                 out.append(t)
             elif q == my_king and nr == fr:
-                pass                    # 4.4: pass over (never capture past it)
+                pass  # 4.4: pass over (never capture past it)
             else:
                 if step == 1 and enemy(q, white):
                     out.append(t)
                 break
             if rr <= 4 and rel_rank(nr, white) >= 5:
-                break                   # 4.2 rule 1: line ends on first enemy square
+                break  # 4.2 rule 1: line ends on first enemy square
     return out
 
 
@@ -424,8 +428,9 @@ def between(a: int, b: int):
 
 
 def only_empty_or_own_guards(board, squares, white) -> bool:
-    return all(board[t] is None or (is_guard(board[t]) and is_white(board[t]) == white)
-               for t in squares)
+    return all(
+        board[t] is None or (is_guard(board[t]) and is_white(board[t]) == white) for t in squares
+    )
 
 
 def rook_targets(pos: Position, s: int):
@@ -462,9 +467,8 @@ def rook_targets(pos: Position, s: int):
     S = pos.recap
     if S is not None and enemy(board[S], white):
         fs, rs = S % NFILES, S // NFILES
-        if fs == f or rs == r:
-            if only_empty_or_own_guards(board, between(s, S), white):
-                out.add(S)
+        if (fs == f or rs == r) and only_empty_or_own_guards(board, between(s, S), white):
+            out.add(S)
     return sorted(out)
 
 
@@ -479,8 +483,8 @@ def promotion_pieces(board, white):
         if counts[k] < START_COUNT[k]:
             letter = k if white else k.lower()
             if k in "GW":
-                out.append((letter + "*", k.lower()))       # with queen powers
-                out.append((letter, k.lower() + "-"))       # waived
+                out.append((letter + "*", k.lower()))  # with queen powers
+                out.append((letter, k.lower() + "-"))  # waived
             else:
                 out.append((letter, k.lower()))
     return out
@@ -525,11 +529,17 @@ def piece_targets(pos: Position, s: int):
     k = kind(p)
     f, r = s % NFILES, s // NFILES
     if k == "N":
-        return [sq(f + df, r + dr) for df, dr in KNIGHT
-                if on_board(f + df, r + dr) and not own(board[sq(f + df, r + dr)], white)]
+        return [
+            sq(f + df, r + dr)
+            for df, dr in KNIGHT
+            if on_board(f + df, r + dr) and not own(board[sq(f + df, r + dr)], white)
+        ]
     if k == "K":
-        return [sq(f + df, r + dr) for df, dr in ORTH + DIAG
-                if on_board(f + df, r + dr) and not own(board[sq(f + df, r + dr)], white)]
+        return [
+            sq(f + df, r + dr)
+            for df, dr in ORTH + DIAG
+            if on_board(f + df, r + dr) and not own(board[sq(f + df, r + dr)], white)
+        ]
     if k == "B":
         return slide_targets(board, s, white, DIAG)
     if k == "Q":
@@ -557,6 +567,7 @@ def pseudo_moves(pos: Position):
 # making moves
 # ---------------------------------------------------------------------------
 
+
 def rook_in_pair(board, s: int) -> bool:
     """Does the Rook on ``s`` form a pair as in 3.1b with another Rook of its side?"""
     p = board[s]
@@ -566,15 +577,20 @@ def rook_in_pair(board, s: int) -> bool:
         if s2 == s or q != p:
             continue
         f2, r2 = s2 % NFILES, s2 // NFILES
-        if f2 == f or (r2 == r and r != first_rank(white)):
-            if only_empty_or_own_guards(board, between(s, s2), white):
-                return True
+        if (f2 == f or (r2 == r and r != first_rank(white))) and only_empty_or_own_guards(
+            board, between(s, s2), white
+        ):
+            return True
     return False
 
 
 CORNER_RIGHTS = {
-    sq(0, 0): "Q", sq(NFILES - 1, 0): "K", sq(5, 0): "KQ",
-    sq(0, NRANKS - 1): "q", sq(NFILES - 1, NRANKS - 1): "k", sq(5, NRANKS - 1): "kq",
+    sq(0, 0): "Q",
+    sq(NFILES - 1, 0): "K",
+    sq(5, 0): "KQ",
+    sq(0, NRANKS - 1): "q",
+    sq(NFILES - 1, NRANKS - 1): "k",
+    sq(5, NRANKS - 1): "kq",
 }
 
 
@@ -603,7 +619,7 @@ def step(board, frm, to, white, promo=None, ep=False):
     if promo is not None:
         b[to] = promo
     else:
-        b[to] = p[0]            # a starred Guard loses queen powers when it leaves
+        b[to] = p[0]  # a starred Guard loses queen powers when it leaves
     return b, captured, recap
 
 
@@ -615,7 +631,7 @@ def make_move(pos: Position, m: Move) -> Position:
     b, captured, recap = step(pos.board, m.frm, m.to, white, m.promo, m.ep)
     ep = None
     if kind(p) == "P" and abs(m.to - m.frm) == 2 * NFILES:
-        ep = (m.to + m.frm) // 2        # written after every double step
+        ep = (m.to + m.frm) // 2  # written after every double step
     half = 0 if (kind(p) == "P" or captured is not None) else pos.half + 1
     full = pos.full + (0 if white else 1)
     castling = strip_rights(pos.castling, (m.frm, m.to))
@@ -648,6 +664,7 @@ def make_castle(pos: Position, m: Move) -> Position:
 # castling (section 5)
 # ---------------------------------------------------------------------------
 
+
 def castling_moves(pos: Position):
     """Legal castling moves as (Move, resulting Position)."""
     white = pos.white
@@ -661,11 +678,11 @@ def castling_moves(pos: Position):
     sides = []
     if ("K" if white else "k") in pos.castling:
         # rook on j, between g h i, King to g/h/i, Rook placed towards the centre
-        sides.append((sq(9, r), [sq(x, r) for x in (6, 7, 8)],
-                      [sq(x, r) for x in (6, 7, 8)], -1))
+        sides.append((sq(9, r), [sq(x, r) for x in (6, 7, 8)], [sq(x, r) for x in (6, 7, 8)], -1))
     if ("Q" if white else "q") in pos.castling:
-        sides.append((sq(0, r), [sq(x, r) for x in (1, 2, 3, 4)],
-                      [sq(x, r) for x in (3, 2, 1)], +1))
+        sides.append(
+            (sq(0, r), [sq(x, r) for x in (1, 2, 3, 4)], [sq(x, r) for x in (3, 2, 1)], +1)
+        )
     for rf, btw, king_dests, toward_centre in sides:
         if board[rf] != rook:
             continue
@@ -688,7 +705,7 @@ def castling_moves(pos: Position):
             for kt in king_dests:
                 if mid[kt] is not None:
                     continue
-                crossed = between(kf, kt) + [kt]
+                crossed = [*between(kf, kt), kt]
                 if any(attacked(mid, t, not white, recap) for t in crossed):
                     continue
                 # 5.3: Rook on the first empty square next to the King towards the centre
@@ -709,6 +726,7 @@ def castling_moves(pos: Position):
 # ---------------------------------------------------------------------------
 # legal moves
 # ---------------------------------------------------------------------------
+
 
 def legal_pairs(pos: Position):
     """dict token -> resulting Position, for every legal move."""
@@ -735,7 +753,7 @@ def legal_moves(fen: str) -> list:
 def push(fen: str, uci: str) -> str:
     moves = legal_pairs(parse_fen(fen))
     if uci not in moves:
-        raise ValueError("illegal move %r in %r" % (uci, fen))
+        raise ValueError(f"illegal move {uci!r} in {fen!r}")
     return to_fen(moves[uci])
 
 
@@ -762,6 +780,7 @@ def divide(fen: str, depth: int) -> dict:
 if __name__ == "__main__":  # pragma: no cover
     import sys
     import time
+
     fen = sys.argv[2] if len(sys.argv) > 2 else START_FEN
     d = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     t0 = time.time()

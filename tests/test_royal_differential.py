@@ -9,9 +9,9 @@ between them (``tests/royal_positions.py``).
 from __future__ import annotations
 
 import pytest
-
 import royal_positions
 import royal_reference
+
 from royalchess import Board
 
 POSITIONS = royal_positions.random_positions(200, seed=1)
@@ -25,8 +25,11 @@ def our_divide(fen: str, depth: int) -> dict[str, int]:
 def assert_same(fen: str, depth: int) -> None:
     ours = our_divide(fen, depth)
     theirs = royal_reference.divide(fen, depth)
-    diff = {m: (ours.get(m), theirs.get(m)) for m in set(ours) | set(theirs)
-            if ours.get(m) != theirs.get(m)}
+    diff = {
+        m: (ours.get(m), theirs.get(m))
+        for m in set(ours) | set(theirs)
+        if ours.get(m) != theirs.get(m)
+    }
     assert not diff, f"{fen} depth {depth}: move -> (core, reference) {diff}"
 
 

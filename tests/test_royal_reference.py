@@ -10,14 +10,14 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import royal_positions as rp  # noqa: E402
-import royal_reference as ref  # noqa: E402
-from royal_reference import START_FEN, divide, legal_moves, perft, push  # noqa: E402
-
+import royal_positions as rp
+import royal_reference as ref
+from royal_reference import START_FEN, divide, legal_moves, perft, push
 
 # ---------------------------------------------------------------------------
 # helpers
 # ---------------------------------------------------------------------------
+
 
 def squares(text):
     return set(text.split())
@@ -54,8 +54,8 @@ def mirror_moves(moves):
     out = set()
     for m in moves:
         body = m.rstrip("qrbngw-")
-        suffix = m[len(body):]
-        out.add("".join(mirror_square(body[i:i + 2]) for i in range(0, len(body), 2)) + suffix)
+        suffix = m[len(body) :]
+        out.add("".join(mirror_square(body[i : i + 2]) for i in range(0, len(body), 2)) + suffix)
     return out
 
 
@@ -81,13 +81,14 @@ def fen_from(pieces, side, castling="-", ep="-", extra=""):
         if empty:
             row += str(empty)
         rows.append(row)
-    fen = "/".join(rows) + " %s %s %s 0 1" % (side, castling, ep)
+    fen = "/".join(rows) + f" {side} {castling} {ep} 0 1"
     return fen + (" " + extra if extra else "")
 
 
 # ---------------------------------------------------------------------------
 # perft from the start position
 # ---------------------------------------------------------------------------
+
 
 def test_start_fen_round_trip():
     assert ref.to_fen(ref.parse_fen(START_FEN)) == START_FEN
@@ -157,7 +158,7 @@ def test_minor_line_in_own_half_queen_guard_sideways_on_fourth_rank():
 def test_minor_capture_only_on_first_square():
     # King's Guard e3; black pawn on d4 (first minor square) and on g5 (second)
     fen = fen_from({"a1": "K", "j8": "k", "e3": "W", "d4": "p", "g5": "p"}, "w")
-    minor = squares("d4 f4 d2 c1 f2 g1")          # d4 captured; g5 not, c5 not reached
+    minor = squares("d4 f4 d2 c1 f2 g1")  # d4 captured; g5 not, c5 not reached
     major = squares("e4 e5 e6 e2 e1 d3 c3 b3 f3 g3 h3")
     assert targets(fen, "e3") == minor | major
 
@@ -171,7 +172,7 @@ def test_major_captures_on_any_square():
 
 def test_minor_capture_in_enemy_territory():
     fen = fen_from({"a1": "K", "j8": "k", "e6": "G", "e7": "p", "d6": "p"}, "w")
-    minor = squares("e7 e5 d6 f6")               # both first squares capturable
+    minor = squares("e7 e5 d6 f6")  # both first squares capturable
     major = squares("d7 c8 f7 g8 d5 c4 b3 f5 g4 h3")
     assert targets(fen, "e6") == minor | major
 
@@ -179,6 +180,7 @@ def test_minor_capture_in_enemy_territory():
 # ---------------------------------------------------------------------------
 # 4.4: Guards pass over their own King on the first rank
 # ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("letter", ["G", "W"])
 def test_guard_passes_over_own_king(letter):
@@ -213,6 +215,7 @@ def test_black_guard_passes_over_black_king():
 # 3.1 Rooks
 # ---------------------------------------------------------------------------
 
+
 def test_rook_rule_a_first_rank():
     fen = "5k4/10/10/10/10/10/10/RG1Wn1K3 w - - 0 1"
     # over b1 G and d1 W; c1 empty; capture the knight e1, stop
@@ -246,7 +249,7 @@ def test_rook_rule_b_pair_on_rank_not_on_first_rank():
 
 def test_rook_rule_c_recapture_over_guard():
     before = "2r2k4/2g7/10/2r3N3/P4G1n1P/4B5/1R1W2R3/5K4 w - - 0 1"
-    after = push(before, "e3c5")                 # Bishop takes c5, paired with c8 over g c7
+    after = push(before, "e3c5")  # Bishop takes c5, paired with c8 over g c7
     assert after == "2r2k4/2g7/10/2B3N3/P4G1n1P/10/1R1W2R3/5K4 b - - 0 1 c5"
     assert "c8c5" in legal_moves(after)
     # without field 7 there is no recapture
@@ -260,7 +263,7 @@ def test_rook_rule_c_recapture_over_guard():
 
 def test_rook_rule_c_pair_on_rank_two():
     before = "2r2k4/2g7/10/2r3N3/P4G1n1P/4B5/1R1W2R3/5K4 b - - 0 1"
-    after = push(before, "h4g2")                 # knight takes g2; b2-g2 paired over d2 W
+    after = push(before, "h4g2")  # knight takes g2; b2-g2 paired over d2 W
     assert after.split()[6] == "g2"
     assert "b2g2" in legal_moves(after)
 
@@ -310,8 +313,34 @@ def _queenside_after_guard(g_to):
 
 
 def test_castling_with_guard_first():
-    w_moves = "g2 g3 g4 e1 h1 i1 f2 e3 d4 h2 i3 j4".split()  # e1: over the King
-    g_moves = "c2 b3 a4 e2 f3 g4 d2 d3 d4 c1 b1 e1".split()  # e1: f1 King, g1 W stop
+    w_moves = [
+        "g2",
+        "g3",
+        "g4",
+        "e1",
+        "h1",
+        "i1",
+        "f2",
+        "e3",
+        "d4",
+        "h2",
+        "i3",
+        "j4",
+    ]  # e1: over the King
+    g_moves = [
+        "c2",
+        "b3",
+        "a4",
+        "e2",
+        "f3",
+        "g4",
+        "d2",
+        "d3",
+        "d4",
+        "c1",
+        "b1",
+        "e1",
+    ]  # e1: f1 King, g1 W stop
     expect = set()
     for t in w_moves:
         expect |= _kingside_after_guard(t)
@@ -332,8 +361,11 @@ def test_castling_may_not_pass_attacked_guard_square():
     # Rook g5 attacks g1 (holding the King's Guard): only Guard moves up the g-file,
     # which block the attack, allow castling.
     fen = "5k4/10/10/6r3/10/10/10/5KW2R w K - 0 1"
-    expect = {"g1g%df1%sj1%s" % (n, k, r) for n in (2, 3, 4)
-              for k, r in (("g1", "f1"), ("h1", "g1"), ("i1", "h1"))}
+    expect = {
+        f"g1g{n}f1{k}j1{r}"
+        for n in (2, 3, 4)
+        for k, r in (("g1", "f1"), ("h1", "g1"), ("i1", "h1"))
+    }
     assert castlings(fen) == expect
 
 
@@ -367,16 +399,25 @@ def test_no_castling_without_rights_or_with_non_guard_between():
 # 6. promotion
 # ---------------------------------------------------------------------------
 
+
 def test_promotion_only_to_missing_kinds():
-    fen = "3r2k3/4P5/10/10/10/10/10/RNBG1KWB1R w - - 0 1"   # Queen and a Knight gone
+    fen = "3r2k3/4P5/10/10/10/10/10/RNBG1KWB1R w - - 0 1"  # Queen and a Knight gone
     assert {m for m in legal_moves(fen) if m.startswith("e7")} == {
-        "e7e8q", "e7e8n", "e7d8q", "e7d8n"}
+        "e7e8q",
+        "e7e8n",
+        "e7d8q",
+        "e7d8n",
+    }
 
 
 def test_promotion_to_guards_with_and_without_queen_powers():
     fen = "3r2k3/4P5/10/10/10/10/10/RNB1QK1BNR w - - 0 1"
     assert {m for m in legal_moves(fen) if m.startswith("e7e8")} == {
-        "e7e8g", "e7e8g-", "e7e8w", "e7e8w-"}
+        "e7e8g",
+        "e7e8g-",
+        "e7e8w",
+        "e7e8w-",
+    }
     assert push(fen, "e7e8g").split()[0].startswith("3rG*1k3/")
     assert push(fen, "e7e8g-").split()[0].startswith("3rG1k3/")
     assert push(fen, "e7e8w").split()[0].startswith("3rW*1k3/")
@@ -392,8 +433,7 @@ def test_no_promotion_available_pawn_still_attacks():
 
 def test_queen_powers_guard_moves_as_queen_then_loses_them():
     fen = "4G*5/10/k9/10/10/10/10/5K4 w - - 0 1"
-    expect = squares("a8 b8 c8 d8 f8 g8 h8 i8 j8 e7 e6 e5 e4 e3 e2 e1 "
-                     "d7 c6 b5 a4 f7 g6 h5 i4 j3")
+    expect = squares("a8 b8 c8 d8 f8 g8 h8 i8 j8 e7 e6 e5 e4 e3 e2 e1 d7 c6 b5 a4 f7 g6 h5 i4 j3")
     assert targets(fen, "e8") == expect
     after = push(fen, "e8e1")
     assert after.split()[0] == "10/10/k9/10/10/10/10/4GK4"
@@ -412,9 +452,11 @@ def test_queen_powers_guard_gives_check_as_queen():
 # FEN writing: en passant, clocks, field 7
 # ---------------------------------------------------------------------------
 
+
 def test_en_passant_square_written_after_every_double_step():
     assert push(START_FEN, "e2e4") == (
-        "rnbgqkwbnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNBGQKWBNR b KQkq e3 0 1")
+        "rnbgqkwbnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNBGQKWBNR b KQkq e3 0 1"
+    )
     fen = "5k4/10/10/10/3p6/10/4P5/5K4 w - - 0 1"
     after = push(fen, "e2e4")
     assert after.split()[3] == "e3"
@@ -439,6 +481,7 @@ def test_illegal_move_raises():
 # random positions
 # ---------------------------------------------------------------------------
 
+
 def test_random_positions_deterministic_and_valid():
     a = rp.random_positions(30, seed=7)
     assert a == rp.random_positions(30, seed=7)
@@ -457,9 +500,18 @@ def test_random_positions_cover_themes():
     for fen in rp.random_positions(200, seed=1):
         for t in rp.themes(fen):
             counts[t] = counts.get(t, 0) + 1
-    for theme in ("castle", "castle_guard", "promotion", "promo_guard", "promo_few",
-                  "promo_none", "queen_powers", "guard_across", "rook_pair_guard",
-                  "recapture"):
+    for theme in (
+        "castle",
+        "castle_guard",
+        "promotion",
+        "promo_guard",
+        "promo_few",
+        "promo_none",
+        "queen_powers",
+        "guard_across",
+        "rook_pair_guard",
+        "recapture",
+    ):
         assert counts.get(theme, 0) >= 10, (theme, counts)
 
 
@@ -472,7 +524,7 @@ def test_colour_mirror_symmetry_on_random_positions():
         for mv in legal_moves(fen)[:10]:
             got = push(m, next(iter(mirror_moves([mv])))).split()
             want = mirror_fen(push(fen, mv)).split()
-            del got[5], want[5]                  # full-move numbers differ by colour
+            del got[5], want[5]  # full-move numbers differ by colour
             assert got == want
 
 
