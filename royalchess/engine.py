@@ -360,10 +360,11 @@ class Engine:
             if on_info is not None:
                 on_info(info)
 
-        depth = limit.depth or 0
+        # a zero limit still searches (depth 1, one node, one ms): 0 means "none" in the core
+        depth = 0 if limit.depth is None else max(1, limit.depth)
         if settings.depth is not None:
             depth = min(depth, settings.depth) if depth else settings.depth
-        nodes = limit.nodes or 0
+        nodes = 0 if limit.nodes is None else max(1, limit.nodes)
         if settings.nodes is not None:
             nodes = min(nodes, settings.nodes) if nodes else settings.nodes
         candidates = max(multipv, settings.candidates)
@@ -372,7 +373,7 @@ class Engine:
         kwargs: dict[str, object] = {
             "depth": depth,
             "nodes": nodes,
-            "movetime": _ms(limit.movetime, 0),
+            "movetime": 0 if limit.movetime is None else max(1, _ms(limit.movetime, 0)),
             "wtime": _ms(limit.wtime, -1),
             "btime": _ms(limit.btime, -1),
             "winc": _ms(limit.winc, 0),

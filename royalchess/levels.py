@@ -53,53 +53,57 @@ class LevelSettings:
     """Chance of playing a random legal move instead."""
 
 
-# level: depth, nodes, candidates, noise (cp), blunder chance
+# level: depth, nodes, candidates, noise (cp), blunder chance. The node budgets grow by about
+# 1.4 a level, so that each level is a fixed strength whatever the clock: level 19's budget
+# is about what full strength searches in 100 ms, the reference speed of the rating table.
 _TABLE: dict[int, tuple[int | None, int | None, int, int, float]] = {
-    1: (1, 60, 12, 600, 0.30),
-    2: (1, 120, 10, 450, 0.22),
-    3: (2, 250, 8, 350, 0.16),
-    4: (2, 500, 8, 280, 0.12),
-    5: (3, 1_000, 6, 220, 0.09),
-    6: (3, 2_000, 6, 180, 0.07),
-    7: (4, 4_000, 5, 150, 0.05),
-    8: (4, 7_000, 5, 120, 0.04),
-    9: (5, 12_000, 4, 100, 0.03),
-    10: (5, 20_000, 4, 80, 0.02),
-    11: (6, 35_000, 4, 65, 0.015),
-    12: (6, 60_000, 3, 50, 0.01),
-    13: (7, 100_000, 3, 40, 0.005),
-    14: (8, 160_000, 3, 30, 0.0),
-    15: (9, 250_000, 2, 22, 0.0),
-    16: (10, 400_000, 2, 15, 0.0),
-    17: (12, 700_000, 2, 10, 0.0),
-    18: (14, 1_200_000, 1, 0, 0.0),
-    19: (None, 2_500_000, 1, 0, 0.0),
+    1: (1, 30, 12, 700, 0.35),
+    2: (1, 60, 10, 550, 0.25),
+    3: (2, 100, 8, 420, 0.18),
+    4: (2, 150, 8, 330, 0.13),
+    5: (3, 200, 6, 260, 0.10),
+    6: (3, 300, 6, 200, 0.08),
+    7: (4, 450, 5, 160, 0.06),
+    8: (4, 650, 5, 130, 0.045),
+    9: (5, 900, 4, 105, 0.035),
+    10: (5, 1_300, 4, 85, 0.025),
+    11: (6, 1_800, 4, 70, 0.018),
+    12: (6, 2_600, 3, 55, 0.012),
+    13: (7, 3_600, 3, 45, 0.008),
+    14: (8, 5_000, 3, 35, 0.004),
+    15: (9, 7_000, 2, 26, 0.0),
+    16: (10, 10_000, 2, 18, 0.0),
+    17: (12, 14_000, 2, 12, 0.0),
+    18: (14, 20_000, 1, 0, 0.0),
+    19: (None, 28_000, 1, 0, 0.0),
     20: (None, None, 1, 0, 0.0),
 }
 
 LEVEL_ELO: dict[int, int] = {
-    1: 400,
-    2: 500,
-    3: 600,
-    4: 700,
-    5: 800,
-    6: 900,
-    7: 1000,
-    8: 1100,
+    1: 440,
+    2: 590,
+    3: 660,
+    4: 800,
+    5: 840,
+    6: 950,
+    7: 1100,
+    8: 1170,
     9: 1200,
-    10: 1300,
-    11: 1400,
-    12: 1500,
-    13: 1600,
-    14: 1700,
-    15: 1800,
-    16: 1900,
-    17: 2000,
-    18: 2100,
-    19: 2200,
-    20: 2300,
+    10: 1280,
+    11: 1460,
+    12: 1580,
+    13: 1650,
+    14: 1730,
+    15: 1750,
+    16: 1780,
+    17: 1790,
+    18: 1870,
+    19: 1910,
+    20: 2040,
 }
-"""Standard-chess rating of each level at 100 ms per move (see ``docs/strength.md``)."""
+"""Standard-chess rating of each level at 100 ms per move, on Stockfish 15.1's ``UCI_Elo``
+scale: levels 5, 8, 11, 14, 17 and 20 measured against Stockfish, the others placed between
+them by level-against-level matches (``docs/strength.md``)."""
 
 
 def level_settings(level: int) -> LevelSettings:

@@ -100,7 +100,7 @@ def _random_boards(variant: str, count: int, seed: int) -> list[Board]:
 
 @pytest.mark.parametrize("variant", ["chess", "royal"])
 def test_only_legal_moves_at_every_level(variant: str) -> None:
-    count = 20 if FAST else 60
+    count = 20 if FAST else 150
     engine = Engine(hash_mb=4, seed=7)
     for i, board in enumerate(_random_boards(variant, count, seed=11 + len(variant))):
         engine.level = MIN_LEVEL + i % (MAX_LEVEL - MIN_LEVEL + 1)
@@ -313,6 +313,22 @@ def test_core_search_rejects_bad_input() -> None:
     with pytest.raises(RuntimeError, match="callback failed"):
         search.go(Board().fen(), 0, depth=3, callback=boom)
     assert search.go(Board().fen(), 0, depth=2)["best"] is not None
+
+
+def test_parameters_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    search = _core.Search(1)
+    params = search.params()
+    assert {"pawn_mg", "qguard_eg", "pst_mg_n_3_3", "pst_eg_g_0_0", "lmr_div"} <= set(params)
+    search.set_param("pst_mg_n_3_3", params["pst_mg_n_3_3"] + 7)
+    assert search.params()["pst_mg_n_3_3"] == params["pst_mg_n_3_3"] + 7
+    with pytest.raises(KeyError):
+        search.set_param("no_such_weight", 1)
+    with pytest.raises(KeyError):
+        search.set_param("lmr_div", 0)
+    monkeypatch.setenv("ROYALCHESS_PARAMS", "tempo=0,rfp_margin=120")
+    engine = Engine(hash_mb=1)
+    assert engine._search.params()["tempo"] == 0
+    assert engine._search.params()["rfp_margin"] == 120
 
 
 def test_bench_signature_is_deterministic() -> None:

@@ -191,6 +191,11 @@ JUNK = [
     "\x00\x01\x02",
     "position startpos moves " + "e2e4 " * 50,
     "go searchmoves zz99 e2e4 depth 2",
+    "go depth 0",
+    "go nodes 0",
+    "go movetime 0",
+    "go btime 50",  # White to move, only Black's clock
+    "go wtime -5 btime -5",
     "debug on",
     "register later",
     "ponderhit",

@@ -26,6 +26,10 @@ if REQUIRED:
     import playwright.sync_api as playwright_api
 else:
     playwright_api = pytest.importorskip("playwright.sync_api")
+# Assertions on the page retry until the page has caught up (up to 5 s), so a test never
+# depends on how fast the browser renders after a click.
+expect = playwright_api.expect
+expect.set_options(timeout=5_000)
 
 CHROMIUM = Path("/usr/bin/chromium")
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -137,7 +141,17 @@ def new_game(
     page.wait_for_function(
         "id => { const s = window.royalchess.state; return s && s.id === id; }", arg=game_id
     )
+    settle(page)
     return state(page)
+
+
+def settle(page: Any) -> None:
+    """Wait until fonts are loaded and two frames have been drawn, so that the board's
+    layout (which the clicks are computed from) no longer moves."""
+    page.evaluate(
+        "() => document.fonts.ready.then(() => new Promise(r =>"
+        " requestAnimationFrame(() => requestAnimationFrame(() => r(true)))))"
+    )
 
 
 def legal(page: Any, uci: str) -> bool:
@@ -153,21 +167,22 @@ def first_legal(page: Any, *candidates: str) -> str:
 
 def test_chess_against_the_computer(page: Any) -> None:
     game = new_game(page, "chess")
-    assert game["files"] == 8 and page.locator("cg-board piece").count() == 32
+    assert game["files"] == 8
+    expect(page.locator("cg-board piece")).to_have_count(32)
 
     # Select a piece: the legal moves show as dots.
     page.locator("cg-board").click(position=square(page, "e2"))
-    assert page.locator("cg-board square.move-dest").count() == 2
+    expect(page.locator("cg-board square.move-dest")).to_have_count(2)
     page.locator("cg-board").click(position=square(page, "e4"))
     s = wait_for_plies(page, 2)
     assert s["moves"][0]["san"] == "e4"
-    assert page.locator("cg-board square.last-move").count() == 2
+    expect(page.locator("cg-board square.last-move")).to_have_count(2)
 
     move = first_legal(page, "g1f3", "b1c3", "d2d3")
     drag(page, move[:2], move[2:])
     s = wait_for_plies(page, 4)
     assert s["moves"][2]["uci"] == move
-    assert page.locator("#moves .mv").count() == 4
+    expect(page.locator("#moves .mv")).to_have_count(4)
 
     # Keyboard entry, in SAN or UCI.
     move = first_legal(page, "d2d3", "a2a3", "h2h3")
@@ -188,7 +203,7 @@ def test_chess_against_the_computer(page: Any) -> None:
 
     # Navigate back through the move list and forward again.
     page.click("#moves-nav [data-nav=first]")
-    assert page.locator("cg-board piece").count() == 32
+    expect(page.locator("cg-board piece")).to_have_count(32)
     assert page.locator("#history-banner").is_visible()
     page.click("#moves-nav [data-nav=last]")
     assert not page.locator("#history-banner").is_visible()
@@ -225,9 +240,10 @@ def test_chess_promotion(page: Any) -> None:
 
 def test_royal_chess(page: Any) -> None:
     game = new_game(page, "royal")
-    assert game["files"] == 10 and page.locator("cg-board piece").count() == 40
-    assert page.locator("cg-board piece.g-piece").count() == 2
-    assert page.locator("cg-board piece.w-piece").count() == 2
+    assert game["files"] == 10
+    expect(page.locator("cg-board piece")).to_have_count(40)
+    expect(page.locator("cg-board piece.g-piece")).to_have_count(2)
+    expect(page.locator("cg-board piece.w-piece")).to_have_count(2)
 
     click(page, "e2", "e4")
     wait_for_plies(page, 2)
@@ -280,7 +296,7 @@ def test_royal_castling_with_a_guard_move_first(page: Any) -> None:
     new_game(page, "royal", mode="two-players", setup=ROYAL_CASTLE)
     click(page, "f1", "i1")
     page.wait_for_selector("#dlg-choice[open]")
-    assert page.locator("[data-choice=castle-guard-first]").count() == 1
+    expect(page.locator("[data-choice=castle-guard-first]")).to_have_count(1)
     page.click("[data-choice=castle]")
     s = wait_for_plies(page, 1)
     assert s["moves"][0]["san"] == "O-O:i1"
@@ -304,7 +320,8 @@ def test_royal_promotion_waived(page: Any) -> None:
     page.wait_for_selector("#dlg-choice[open]")
     page.click("#choice-cancel")
     page.wait_for_timeout(200)
-    assert state(page)["moves"] == [] and page.locator("cg-board piece").count() == 4
+    assert state(page)["moves"] == []
+    expect(page.locator("cg-board piece")).to_have_count(4)
 
 
 def test_saved_games_resume(page: Any) -> None:

@@ -736,7 +736,8 @@ void search_go(Search *s, const Position *pos, const SearchLimits *lim, SearchRe
     s->stopped = s->stop_ticket == ticket;
     s->pondering = lim->ponder;
     s->soft = s->hard = -1;
-    int us = pos->side;
+    /* A clock given for one side only is taken for both (a GUI's slip). */
+    int us = lim->time[pos->side] >= 0 ? pos->side : !pos->side;
     if (lim->movetime > 0 || (!lim->infinite && lim->time[us] >= 0))
         tm_budget(lim->time[us], lim->inc[us], lim->movestogo, lim->movetime, lim->overhead,
                   &s->soft, &s->hard);
