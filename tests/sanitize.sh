@@ -94,6 +94,9 @@ tests=(
     "$repo/tests/test_fen.py"
     "$repo/tests/test_notation_roundtrip.py"
     "$repo/tests/test_chess_differential.py"
+    "$repo/tests/test_engine.py"
+    "$repo/tests/test_uci.py"
+    "$repo/tests/test_royal_rules.py"
 )
 
 say "running ${#tests[@]} test files against the sanitized core"
@@ -112,8 +115,9 @@ set +e
     export ROYALCHESS_FAST=1
     export ROYALCHESS_DATA="$data"
     export ROYALCHESS_EXPECT_CORE="$site/royalchess"
+    # The endings census needs the full game count, which the normal run plays.
     exec "$PYTHON" -m pytest -c "$work/pytest.ini" --rootdir "$work" -q -m "not slow" \
-        --capture=sys "${tests[@]}" "$@"
+        -k "not test_every_automatic_termination_occurred" --capture=sys "${tests[@]}" "$@"
 ) 2>&1 | tee "$work/output.log"
 status=${PIPESTATUS[0]}
 set -e

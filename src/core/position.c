@@ -208,16 +208,12 @@ static void note_rook_capture(Position *pos, int sq, int *recap, int *recap_rook
 
 #define XOR_PIECE(pos, pc, sq) ((pos)->bkey ^= zob.piece[(pc)][(sq)])
 
-void pos_make(Position *pos, Move m)
+/* Saves what every move changes, so that unmake can restore it. */
+static Undo *push_undo(Position *pos, Move m)
 {
     if (pos->ply >= pos->cap && !pos_reserve(pos, pos->ply + 1))
         abort(); /* out of memory: nothing sensible is left to do */
     Undo *u = &pos->hist[pos->ply++];
-    int us = pos->side, them = !us;
-    int from = MV_FROM(m), to = MV_TO(m), flag = MV_FLAG(m);
-    int recap = 0, recap_rook = 0;
-    int fwd = us == WHITE ? MB_W : -MB_W;
-
     u->move = m;
     u->key = pos->key;
     u->bkey = pos->bkey;
@@ -227,6 +223,47 @@ void pos_make(Position *pos, Move m)
     u->recap_rook = pos->recap_rook;
     u->halfmove = pos->halfmove;
     u->captured = EMPTY;
+    u->moved = EMPTY;
+    return u;
+}
+
+static void restore_state(Position *pos, const Undo *u)
+{
+    pos->key = u->key;
+    pos->bkey = u->bkey;
+    pos->castle = u->castle;
+    pos->ep = u->ep;
+    pos->recap = u->recap;
+    pos->recap_rook = u->recap_rook;
+    pos->halfmove = u->halfmove;
+}
+
+/* The null move (the side to move passes), for the search's null-move pruning. It keeps the
+ * history, and resets the clock so no repetition is counted across the pass. */
+void pos_make_null(Position *pos)
+{
+    push_undo(pos, 0);
+    pos->ep = pos->recap = pos->recap_rook = 0;
+    pos->halfmove = 0;
+    pos->side = !pos->side;
+    pos->bkey ^= zob.side;
+    pos->key = pos->bkey;
+}
+
+void pos_unmake_null(Position *pos)
+{
+    restore_state(pos, &pos->hist[--pos->ply]);
+    pos->side = !pos->side;
+}
+
+void pos_make(Position *pos, Move m)
+{
+    Undo *u = push_undo(pos, m);
+    int us = pos->side, them = !us;
+    int from = MV_FROM(m), to = MV_TO(m), flag = MV_FLAG(m);
+    int recap = 0, recap_rook = 0;
+    int fwd = us == WHITE ? MB_W : -MB_W;
+
     u->moved = pos->board[from];
     pos->halfmove++;
     pos->ep = 0;
@@ -327,13 +364,7 @@ void pos_unmake(Position *pos)
         else if (u->captured)
             pos_put(pos, to, u->captured);
     }
-    pos->key = u->key;
-    pos->bkey = u->bkey;
-    pos->castle = u->castle;
-    pos->ep = u->ep;
-    pos->recap = u->recap;
-    pos->recap_rook = u->recap_rook;
-    pos->halfmove = u->halfmove;
+    restore_state(pos, u);
 }
 
 int pos_repetition_count(const Position *pos)

@@ -16,6 +16,8 @@ int pos_reserve(Position *pos, int plies);
 
 void pos_make(Position *pos, Move m);
 void pos_unmake(Position *pos);
+void pos_make_null(Position *pos);
+void pos_unmake_null(Position *pos);
 
 /* Base key of pieces, side and castling; the repetition key adds en passant and recapture
  * parts only when such a capture is really legal. */

@@ -136,39 +136,6 @@ static int is_draw(const Position *pos, int ply)
     return pos->pcount[WHITE] + pos->pcount[BLACK] <= 4 && pos_insufficient_material(pos);
 }
 
-/* The null move: the side to move passes. Only the search uses it, so it lives here; it
- * keeps the position's history so repetition checks stay correct. */
-static void make_null(Position *pos)
-{
-    Undo *u = &pos->hist[pos->ply++];
-    u->move = 0;
-    u->key = pos->key;
-    u->bkey = pos->bkey;
-    u->castle = pos->castle;
-    u->ep = pos->ep;
-    u->recap = pos->recap;
-    u->recap_rook = pos->recap_rook;
-    u->halfmove = (uint16_t)(pos->halfmove > 65535 ? 65535 : pos->halfmove);
-    u->captured = u->moved = EMPTY;
-    pos->ep = pos->recap = pos->recap_rook = 0;
-    pos->halfmove = 0; /* no repetition across a pass */
-    pos->side = !pos->side;
-    pos->bkey ^= zob.side;
-    pos->key = pos->bkey;
-}
-
-static void unmake_null(Position *pos)
-{
-    Undo *u = &pos->hist[--pos->ply];
-    pos->side = !pos->side;
-    pos->key = u->key;
-    pos->bkey = u->bkey;
-    pos->ep = u->ep;
-    pos->recap = u->recap;
-    pos->recap_rook = u->recap_rook;
-    pos->halfmove = u->halfmove;
-}
-
 static int64_t elapsed(const Search *s)
 {
     return tm_now_ms() - s->start;
@@ -343,10 +310,10 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
             int r = s->sp[SP_NULL_BASE] + depth / 4 +
                     ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
             p->move = 0;
-            make_null(pos);
+            pos_make_null(pos);
             s->stack[ply + 1].in_check = 0;
             int score = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, 0);
-            unmake_null(pos);
+            pos_unmake_null(pos);
             if (s->stopped)
                 return 0;
             if (score >= beta)
