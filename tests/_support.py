@@ -128,6 +128,29 @@ def random_play(board, rng: random.Random, plies: int) -> None:
         board.push(moves[rng.randrange(len(moves))])
 
 
+def reached_positions(max_plies: int):
+    """A hypothesis strategy of Boards of both games reached by random play from the perft
+    file's positions (chess) or the Royal seed positions, up to *max_plies* plies."""
+    from hypothesis import strategies as st
+
+    from royalchess import Board
+
+    starts = {"chess": epd_fens(), "royal": list(ROYAL_SEED_FENS)}
+
+    def reach(variant: str, start_index: int, seed: int, plies: int) -> Board:
+        board = Board(starts[variant][start_index % len(starts[variant])], variant=variant)
+        random_play(board, random.Random(seed), plies)
+        return board
+
+    return st.builds(
+        reach,
+        st.sampled_from(["chess", "royal"]),
+        st.integers(0, 10_000),
+        st.integers(0, 2**32 - 1),
+        st.integers(0, max_plies),
+    )
+
+
 def examples(n: int):
     """Hypothesis settings for *n* examples (a twentieth of them, at least 10, when FAST)."""
     from hypothesis import settings

@@ -10,8 +10,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from _support import (
     CHESS_START,
@@ -20,7 +18,7 @@ from _support import (
     ROYAL_START,
     epd_fens,
     examples,
-    random_play,
+    reached_positions,
 )
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -30,23 +28,8 @@ from royalchess import Board, ChessError, InvalidFenError
 chess = pytest.importorskip("chess")
 
 CHESS_FENS = epd_fens()
-STARTS = {"chess": CHESS_FENS, "royal": list(ROYAL_SEED_FENS)}
 
-
-def _reached(variant: str, start_index: int, seed: int, plies: int) -> Board:
-    starts = STARTS[variant]
-    board = Board(starts[start_index % len(starts)], variant=variant)
-    random_play(board, random.Random(seed), plies)
-    return board
-
-
-positions = st.builds(
-    _reached,
-    st.sampled_from(["chess", "royal"]),
-    st.integers(0, 10_000),
-    st.integers(0, 2**32 - 1),
-    st.integers(0, 150),
-)
+positions = reached_positions(150)
 
 
 def _same_position(a: Board, b: Board) -> None:

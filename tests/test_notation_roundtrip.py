@@ -11,10 +11,8 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from _support import CHESS_START, ROYAL_SEED_FENS, epd_fens, examples, random_play
+from _support import CHESS_START, examples, reached_positions
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -29,24 +27,10 @@ from royalchess import (
 
 chess = pytest.importorskip("chess")
 
-STARTS = {"chess": epd_fens(), "royal": list(ROYAL_SEED_FENS)}
 MOVE_ERRORS = (InvalidMoveError, IllegalMoveError, AmbiguousMoveError)
 
 
-def _reached(variant: str, start_index: int, seed: int, plies: int) -> Board:
-    starts = STARTS[variant]
-    board = Board(starts[start_index % len(starts)], variant=variant)
-    random_play(board, random.Random(seed), plies)
-    return board
-
-
-positions = st.builds(
-    _reached,
-    st.sampled_from(["chess", "royal"]),
-    st.integers(0, 10_000),
-    st.integers(0, 2**32 - 1),
-    st.integers(0, 120),
-)
+positions = reached_positions(120)
 
 
 def _state(board: Board) -> tuple[str, list[str]]:
