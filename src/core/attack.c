@@ -35,26 +35,6 @@ static int ray_attacked(const uint8_t *b, int sq, int d, int by, int diagonal, i
     }
 }
 
-/* Rule 3.1c: the Rook holding a recapture right attacks S through its own Guards. */
-static int recapture_attacks(const Position *pos, int sq, int by, int rook)
-{
-    if (pos->board[rook] != MAKE_PIECE(ROOK, by))
-        return 0;
-    int d;
-    if (FILE_OF(sq) == FILE_OF(rook))
-        d = sq > rook ? MB_W : -MB_W;
-    else if (RANK_OF(sq) == RANK_OF(rook))
-        d = sq > rook ? 1 : -1;
-    else
-        return 0;
-    for (int s = rook + d; s != sq; s += d) {
-        uint8_t p = pos->board[s];
-        if (p != EMPTY && !(PCOLOR(p) == by && pos_is_guard(p)))
-            return 0;
-    }
-    return 1;
-}
-
 int att_attacked(const Position *pos, int sq, int by, int recap, int recap_rook)
 {
     const uint8_t *b = pos->board;
@@ -78,7 +58,9 @@ int att_attacked(const Position *pos, int sq, int by, int recap, int recap_rook)
         if (ray_attacked(b, sq, geo_orth[i], by, 0, xray && horizontal))
             return 1;
     }
-    if (royal && recap == sq && recap_rook && recapture_attacks(pos, sq, by, recap_rook))
+    /* Rule 3.1c: the Rook holding a recapture right attacks S through its own Guards. */
+    if (royal && recap == sq && recap_rook && pos->board[recap_rook] == MAKE_PIECE(ROOK, by) &&
+        pos_rook_line(pos, recap_rook, sq, by) >= 0)
         return 1;
     return 0;
 }

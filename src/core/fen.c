@@ -238,26 +238,11 @@ static int parse_recap(Position *pos, const char *f, char *err, size_t elen)
                     "FEN field 7 (%s): %s holds no piece of the side that just moved", name, f);
     /* The remaining Rook of the pair must stand on the line with only empty squares and its
      * own Guards between. */
-    for (int i = 0; i < pos->pcount[us]; i++) {
-        int r = pos->plist[us][i];
-        if (PTYPE(pos->board[r]) != ROOK)
-            continue;
-        int d = 0;
-        if (FILE_OF(r) == FILE_OF(sq))
-            d = sq > r ? MB_W : -MB_W;
-        else if (RANK_OF(r) == RANK_OF(sq) && RANK_OF(r) != pos_first_rank(pos, us))
-            d = sq > r ? 1 : -1;
-        if (!d)
-            continue;
-        int s = r + d;
-        while (s != sq && (pos->board[s] == EMPTY ||
-                           (PCOLOR(pos->board[s]) == us && pos_is_guard(pos->board[s]))))
-            s += d;
-        if (s == sq) {
-            pos->recap = (uint8_t)sq;
-            pos->recap_rook = (uint8_t)r;
-            return 1;
-        }
+    int r = pos_rook_partner(pos, sq, us);
+    if (r) {
+        pos->recap = (uint8_t)sq;
+        pos->recap_rook = (uint8_t)r;
+        return 1;
     }
     return fail(err, elen, "FEN field 7 (%s): no %s rook could recapture on %s", name,
                 us == WHITE ? "white" : "black", f);

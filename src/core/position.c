@@ -82,30 +82,42 @@ int pos_count_type(const Position *pos, int color, int type)
     return n;
 }
 
-/* Rule 3.1b: is the Rook on sq one of two same-coloured Rooks on one file (or one rank other
- * than their first) with only empty squares and their own Guards between? Returns the other
- * Rook's square, or 0. */
+/* The walk every Rook jump rule shares: from and to on one file or rank with only empty
+ * squares and `color`'s Guards strictly between. Returns how many Guards stand between, or -1
+ * when the squares are not on one line or something else is in the way. */
+int pos_rook_line(const Position *pos, int from, int to, int color)
+{
+    int d;
+    if (FILE_OF(from) == FILE_OF(to))
+        d = to > from ? MB_W : -MB_W;
+    else if (RANK_OF(from) == RANK_OF(to))
+        d = to > from ? 1 : -1;
+    else
+        return -1;
+    int guards = 0;
+    for (int s = from + d; s != to; s += d) {
+        uint8_t p = pos->board[s];
+        if (p == EMPTY)
+            continue;
+        if (PCOLOR(p) != color || !pos_is_guard(p))
+            return -1;
+        guards++;
+    }
+    return guards;
+}
+
+/* Rule 3.1b: is the Rook of `color` on sq one of two Rooks on one file, or one rank other
+ * than their first, with only empty squares and their own Guards between? Returns the other
+ * Rook's square, or 0. A Rook may also be asked for the pair it would form on sq. */
 int pos_rook_partner(const Position *pos, int sq, int color)
 {
     for (int i = 0; i < pos->pcount[color]; i++) {
         int o = pos->plist[color][i];
         if (o == sq || PTYPE(pos->board[o]) != ROOK)
             continue;
-        int d;
-        if (FILE_OF(o) == FILE_OF(sq))
-            d = o > sq ? MB_W : -MB_W;
-        else if (RANK_OF(o) == RANK_OF(sq) && RANK_OF(sq) != pos_first_rank(pos, color))
-            d = o > sq ? 1 : -1;
-        else
-            continue;
-        int s = sq + d;
-        while (s != o) {
-            uint8_t p = pos->board[s];
-            if (p != EMPTY && !(PCOLOR(p) == color && pos_is_guard(p)))
-                break;
-            s += d;
-        }
-        if (s == o)
+        if (FILE_OF(o) != FILE_OF(sq) && RANK_OF(o) == pos_first_rank(pos, color))
+            continue; /* along their first rank rule 3.1a applies instead */
+        if (pos_rook_line(pos, sq, o, color) >= 0)
             return o;
     }
     return 0;
@@ -118,29 +130,10 @@ int pos_recapture_extra(const Position *pos)
     int s = pos->recap, r = pos->recap_rook, us = pos->side;
     if (!s || !r || pos->board[r] != MAKE_PIECE(ROOK, us))
         return 0;
-    int d;
-    if (FILE_OF(s) == FILE_OF(r))
-        d = s > r ? MB_W : -MB_W;
-    else if (RANK_OF(s) == RANK_OF(r))
-        d = s > r ? 1 : -1;
-    else
-        return 0;
     /* Along its own first rank rule 3.1a already lets the Rook capture through Guards. */
-    if (d == 1 || d == -1) {
-        if (RANK_OF(r) == pos_first_rank(pos, us))
-            return 0;
-    }
-    int guards = 0;
-    for (int q = r + d; q != s; q += d) {
-        uint8_t p = pos->board[q];
-        if (p == EMPTY)
-            continue;
-        if (PCOLOR(p) == us && pos_is_guard(p))
-            guards++;
-        else
-            return 0;
-    }
-    return guards > 0;
+    if (RANK_OF(r) == RANK_OF(s) && RANK_OF(r) == pos_first_rank(pos, us))
+        return 0;
+    return pos_rook_line(pos, r, s, us) > 0;
 }
 
 uint64_t pos_base_key(const Position *pos)
@@ -324,7 +317,6 @@ void pos_make(Position *pos, Move m)
         if (flag == MF_DOUBLE)
             pos->ep = (uint8_t)(from + fwd);
     }
-    (void)them;
     pos->bkey ^= zob.castle[pos->castle];
     pos->castle &= (uint8_t)~cmask;
     pos->bkey ^= zob.castle[pos->castle];

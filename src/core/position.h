@@ -26,6 +26,7 @@ void pos_update_key(Position *pos);
 int pos_repetition_count(const Position *pos);
 int pos_insufficient_material(const Position *pos);
 int pos_castle_mask(const Position *pos, int sq);
+int pos_rook_line(const Position *pos, int from, int to, int color);
 int pos_rook_partner(const Position *pos, int sq, int color);
 int pos_recapture_extra(const Position *pos);
 int pos_count_type(const Position *pos, int color, int type);
