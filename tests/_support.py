@@ -24,6 +24,20 @@ ROYAL_START = "rnbgqkwbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBGQKWBNR w KQkq - 
 # Royal Chess positions that random play from the start rarely reaches: Guard promotions
 # with queen powers (``*``), rook pairs and the recapture field 7, castling with Guards
 # between King and Rook, en passant.
+# The position record example of spec section 9 (the seed's own format).
+SPEC_RECORD = """\
+7 g' k,
+p p 4 r p p p,
+2 p g 1 R p n,
+3 p b,
+0,
+2 P B 2 N,
+P P 1 Q 1 G P P P P,
+7 K G',
+BM 41
+"""
+
+
 ROYAL_SEED_FENS = (
     ROYAL_START,
     # every kind captured: a pawn on the 7th may promote to anything, Guards with queen powers

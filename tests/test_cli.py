@@ -8,21 +8,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _support import SPEC_RECORD
 
 from royalchess import Board
 from royalchess.cli import main, play
-
-RECORD = """\
-7 g' k,
-p p 4 r p p p,
-2 p g 1 R p n,
-3 p b,
-0,
-2 P B 2 N,
-P P 1 Q 1 G P P P P,
-7 K G',
-BM 41
-"""
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -50,7 +39,7 @@ def test_perft_royal_fen_and_record(capsys: pytest.CaptureFixture[str], tmp_path
     fen = "rnbgqkwbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBGQKWBNR w KQkq - 0 1"
     assert run(capsys, "perft", "--variant", "royal", "--fen", fen, "2")[1] == "576\n"
     path = tmp_path / "position.txt"
-    path.write_text(RECORD)
+    path.write_text(SPEC_RECORD)
     code, out, _ = run(capsys, "perft", "--record", str(path), "--divide", "1")
     lines = out.splitlines()
     assert code == 0 and int(lines[-1]) == len(lines) - 1 > 0

@@ -5,31 +5,20 @@ from __future__ import annotations
 import random
 
 import pytest
+from _support import SPEC_RECORD
 
 from royalchess import Board, InvalidRecordError, record
 from royalchess.errors import ChessError
 
-SPEC_EXAMPLE = """\
-7 g' k,
-p p 4 r p p p,
-2 p g 1 R p n,
-3 p b,
-0,
-2 P B 2 N,
-P P 1 Q 1 G P P P P,
-7 K G',
-BM 41
-"""
-
 
 def test_reads_the_rules_page_example() -> None:
-    board = record.parse(SPEC_EXAMPLE)
+    board = record.parse(SPEC_RECORD)
     assert board.variant == "royal"
     assert board.fen() == "7wk1/pp4rppp/2pg1Rpn2/3pb5/10/2PB2N3/PP1Q1GPPPP/7KW1 b - - 0 41"
 
 
 def test_writes_the_rules_page_example_back_exactly() -> None:
-    assert record.format(record.parse(SPEC_EXAMPLE)) == SPEC_EXAMPLE
+    assert record.format(record.parse(SPEC_RECORD)) == SPEC_RECORD
 
 
 def test_start_position_grants_castling_rights() -> None:
@@ -41,11 +30,11 @@ def test_start_position_grants_castling_rights() -> None:
 
 
 def test_lenient_layout_and_side_line() -> None:
-    squeezed = SPEC_EXAMPLE.replace(",\n", ", ").replace("BM 41", "\nBM-41")
-    assert record.parse(squeezed) == record.parse(SPEC_EXAMPLE)
-    no_commas = SPEC_EXAMPLE.replace(",", "")
-    assert record.parse(no_commas) == record.parse(SPEC_EXAMPLE)
-    assert record.parse(SPEC_EXAMPLE.replace("BM 41", "WM-24")).turn is True
+    squeezed = SPEC_RECORD.replace(",\n", ", ").replace("BM 41", "\nBM-41")
+    assert record.parse(squeezed) == record.parse(SPEC_RECORD)
+    no_commas = SPEC_RECORD.replace(",", "")
+    assert record.parse(no_commas) == record.parse(SPEC_RECORD)
+    assert record.parse(SPEC_RECORD.replace("BM 41", "WM-24")).turn is True
 
 
 def test_queen_powers_round_trip() -> None:
