@@ -11,7 +11,6 @@ one of the EPD's ``bm`` moves.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
 import time
@@ -21,7 +20,7 @@ import chess
 import chess.engine
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_EPD = Path(os.environ.get("ROYALCHESS_DATA", HERE.parent.parent / "shared" / "data"))
+DEFAULT_EPD = HERE / "data" / "wac.epd"  # see bench/data/README.md
 STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"
 
 
@@ -56,7 +55,7 @@ def solve(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--epd", type=Path, default=DEFAULT_EPD / "epd" / "wac.epd")
+    parser.add_argument("--epd", type=Path, default=DEFAULT_EPD)
     parser.add_argument("--movetime", type=float, default=0.1, help="seconds per position")
     parser.add_argument("--limit", type=int, default=0, help="only the first N positions")
     parser.add_argument("--no-stockfish", action="store_true")

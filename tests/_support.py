@@ -1,7 +1,8 @@
-"""Helpers shared by the proof tests: the shared data files, workload sizes, random play.
+"""Helpers shared by the proof tests: the data files, workload sizes, random play.
 
-The data directory is ``ROYALCHESS_DATA`` if set, else ``<repo>/../shared/data``. Missing
-data is a test *failure* (never a skip): a proof that silently does not run proves nothing.
+The data the tests read lives in the repository, in ``tests/data/`` (see its README for each
+file's source and licence); nothing is read from outside the repository. Missing data is a
+test *failure* (never a skip): a proof that silently does not run proves nothing.
 """
 
 from __future__ import annotations
@@ -66,20 +67,13 @@ class PerftEntry:
     counts: dict[int, int]
 
 
-def data_dir() -> Path:
-    """The shared data directory (``ROYALCHESS_DATA`` or ``<repo>/../shared/data``)."""
-    env = os.environ.get("ROYALCHESS_DATA")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[1].parent / "shared" / "data"
+DATA = REPO / "tests" / "data"
+"""The tests' data directory (in the repository)."""
 
 
 def perft_epd_path() -> Path:
-    """Path of ``perft/standard.epd`` (``ROYALCHESS_DATA`` may also name the file itself)."""
-    env = os.environ.get("ROYALCHESS_DATA")
-    if env and Path(env).is_file():
-        return Path(env)
-    return data_dir() / "perft" / "standard.epd"
+    """Path of the standard-chess perft suite, ``tests/data/perft-standard.epd``."""
+    return DATA / "perft-standard.epd"
 
 
 class MissingDataError(Exception):
@@ -91,8 +85,8 @@ def load_perft_epd() -> list[PerftEntry]:
     path = perft_epd_path()
     if not path.is_file():
         raise MissingDataError(
-            f"perft data not found at {path}: check out the shared data next to the repository "
-            f"(../shared/data/perft/standard.epd) or set ROYALCHESS_DATA to the data directory"
+            f"perft data not found at {path}: it is part of the repository "
+            f"(tests/data/perft-standard.epd); restore it with git"
         )
     entries = []
     for number, raw in enumerate(path.read_text().splitlines(), 1):
@@ -125,12 +119,9 @@ def require_perft_epd() -> list[PerftEntry]:
 
 
 def epd_fens() -> list[str]:
-    """FENs of the perft file, or just the chess start position if the file is missing
-    (the perft test fails loudly in that case; other tests still use what they have)."""
-    try:
-        return [e.fen for e in load_perft_epd()]
-    except MissingDataError:
-        return [CHESS_START]
+    """FENs of the perft file; raises :class:`MissingDataError` if it is missing, so every
+    test that draws positions from it fails instead of running on less."""
+    return [e.fen for e in load_perft_epd()]
 
 
 def random_play(board, rng: random.Random, plies: int) -> None:

@@ -12,7 +12,6 @@
 #                        virtualenv's, else <repo>/.venv/bin/python, else python3)
 #   CC                   C compiler (default gcc)
 #   ROYALCHESS_CORE_SRC  directory of the core's C sources (default <repo>/src/core)
-#   ROYALCHESS_DATA      shared data directory (default <repo>/../shared/data)
 #   SANITIZE_KEEP=1      keep the temporary directory (printed at the end)
 #   extra arguments are passed to pytest (e.g. -k perft)
 set -euo pipefail
@@ -80,7 +79,6 @@ done
 "$cc" -shared -fsanitize=address,undefined "$work"/obj/*.o -o "$site/royalchess/_core$suffix"
 say "built in $((SECONDS - start)) s"
 
-data=${ROYALCHESS_DATA:-$(cd "$repo/.." && pwd)/shared/data}
 cat >"$work/pytest.ini" <<'EOF'
 [pytest]
 addopts = -p no:cacheprovider
@@ -113,7 +111,6 @@ set +e
     export PYTHONMALLOC=malloc
     export PYTHONDONTWRITEBYTECODE=1
     export ROYALCHESS_FAST=1
-    export ROYALCHESS_DATA="$data"
     export ROYALCHESS_EXPECT_CORE="$site/royalchess"
     # The endings census needs the full game count, which the normal run plays.
     exec "$PYTHON" -m pytest -c "$work/pytest.ini" --rootdir "$work" -q -m "not slow" \

@@ -1,4 +1,4 @@
-"""Perft proof for standard chess: every position of ``shared/data/perft/standard.epd``.
+"""Perft proof for standard chess: every position of ``tests/data/perft-standard.epd``.
 
 The default run checks each position at every depth whose node count is at most
 ``ROYALCHESS_PERFT_MAX_NODES`` (default 5,000,000; 20,000 with ``ROYALCHESS_FAST=1``); the
