@@ -18,6 +18,7 @@ from pathlib import Path
 from royalchess import record
 from royalchess.board import Board
 from royalchess.errors import ChessError
+from royalchess.store import StoreError
 from royalchess.variants import VARIANTS
 
 __all__ = ["main", "play"]
@@ -259,7 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = args.handler
     try:
         return handler(args)
-    except (ChessError, _UsageError) as exc:
+    except (ChessError, _UsageError, StoreError) as exc:
         print(f"royalchess: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

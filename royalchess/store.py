@@ -5,6 +5,11 @@ each side, the computer's level and, at the end, the result and its reason. Each
 changes a game commits before it returns, so a program killed at any moment loses nothing
 that a caller was told had been saved.
 
+The schema carries its version in ``PRAGMA user_version``. Opening a database upgrades an
+older one in place, every step of :data:`MIGRATIONS` in one transaction (a failure leaves it
+as it was); a database written by a newer royalchess (a version above
+:data:`SCHEMA_VERSION`) is refused with :class:`SchemaVersionError` and never written to.
+
 >>> store = GameStore(":memory:")
 >>> game_id = store.create_game("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
 >>> store.append_move(game_id, 0, "e2e4")
@@ -18,14 +23,24 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["GameNotFoundError", "GameRecord", "GameStore", "default_db_path"]
+__all__ = [
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "GameNotFoundError",
+    "GameRecord",
+    "GameStore",
+    "SchemaVersionError",
+    "StoreError",
+    "default_db_path",
+]
 
-_SCHEMA = """
+# Version 1: the tables of the first release (which wrote no version: user_version 0).
+_SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS games (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
     variant     TEXT    NOT NULL,
@@ -49,10 +64,34 @@ CREATE TABLE IF NOT EXISTS moves (
 CREATE INDEX IF NOT EXISTS games_by_update ON games(updated);
 """
 
+
+def _migrate_v0_to_v1(db: sqlite3.Connection) -> None:
+    """An unversioned database, as the first release wrote it (or a new, empty file): its
+    tables are version 1's, so create whatever is missing and keep every row."""
+    for statement in _SCHEMA_V1.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migrate_v0_to_v1,)
+"""``MIGRATIONS[n]`` upgrades a database from schema version *n* to *n + 1*, in place. A new
+schema appends a step here; a step never changes once released."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+"""The schema version this royalchess writes."""
+
 _GAME_COLUMNS = (
     "id, variant, start_fen, mode, white, black, level, result, termination, headers, "
     "created, updated"
 )
+
+
+class StoreError(RuntimeError):
+    """The saved-games database cannot be used (the message says why and what to do)."""
+
+
+class SchemaVersionError(StoreError):
+    """The database was written by a newer royalchess: it is left untouched."""
 
 
 class GameNotFoundError(LookupError):
@@ -105,16 +144,53 @@ class GameStore:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            self._open()
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _open(self) -> None:
         self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA busy_timeout=5000")
+        # Look at the version before anything that writes (journal_mode=WAL rewrites the
+        # header): a newer database must stay byte for byte as it was.
+        self._check_version(self._version())
         if self.path != ":memory:":
             self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.execute("PRAGMA busy_timeout=5000")
+        self._upgrade()
+
+    def _version(self) -> int:
+        try:
+            return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not a royalchess games database: {exc}") from None
+
+    def _check_version(self, version: int) -> None:
+        if version > SCHEMA_VERSION:
+            raise SchemaVersionError(
+                f"{self.path} was written by a newer royalchess (games database version "
+                f"{version}; this royalchess reads up to version {SCHEMA_VERSION}). Upgrade "
+                "royalchess to open it, or give another file with --db; it was left unchanged."
+            )
+
+    def _upgrade(self) -> None:
+        """Bring an older schema up to :data:`SCHEMA_VERSION`, all steps in one transaction."""
         with self._transaction() as db:
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    db.execute(statement)
+            version = self._version()  # again: another process may have upgraded meanwhile
+            self._check_version(version)
+            for step in MIGRATIONS[version:]:
+                step(db)
+            if version != SCHEMA_VERSION:
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION:d}")
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version of the open database."""
+        with self._lock:
+            return self._version()
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
