@@ -468,6 +468,29 @@ class Board:
         self._check_square(square)
         return self._pos.is_attacked_by(color, square)
 
+    def attackers(self, color: bool, square: int) -> list[int]:
+        """Return the squares (ascending) of *color*'s pieces that attack *square*.
+
+        By the rules of :meth:`is_attacked_by` (Rooks through their Guards on their first
+        rank, a recapture right the side to move holds).
+        """
+        self._check_square(square)
+        return self._pos.attackers(color, square)
+
+    @property
+    def pseudo_legal_moves(self) -> LegalMoves:
+        """The moves the side to move's pieces could make if its King's safety did not count
+        (castling excluded): for explaining why a move is illegal."""
+        return LegalMoves(self._pos.pseudo_legal_moves(), self._variant.files)
+
+    def checkers_after(self, move: Move) -> list[int]:
+        """Return the squares of the pieces that would attack the mover's King after the
+        pseudo-legal *move* (empty when it is legal); :class:`IllegalMoveError` otherwise."""
+        try:
+            return self._pos.checkers_after(self._code(move))
+        except ValueError:
+            raise IllegalMoveError(f"move {move.uci()!r} is not pseudo-legal here") from None
+
     def board_fen(self) -> str:
         """Return the piece placement part of the FEN (queen powers marked with ``*``)."""
         return self.fen().split(" ", 1)[0]

@@ -2,8 +2,9 @@
 #include "geometry.h"
 #include "position.h"
 
-/* Walks one ray from sq and reports whether a piece of `by` attacks along it. On `by`'s own
- * first rank its Rooks see through their Guards (rule 3.1a), so the walk goes on past them. */
+/* Walks one ray from sq and returns the square of the piece of `by` that attacks along it, or
+ * 0 (never a board square). On `by`'s own first rank its Rooks see through their Guards
+ * (rule 3.1a), so the walk goes on past them. */
 static int ray_attacked(const uint8_t *b, int sq, int d, int by, int diagonal, int rook_xray)
 {
     int s = sq + d, dist = 1, passed_guard = 0;
@@ -16,16 +17,16 @@ static int ray_attacked(const uint8_t *b, int sq, int d, int by, int diagonal, i
         int t = PTYPE(p);
         if (!passed_guard) {
             if (t == QUEEN || (p & POWER_BIT))
-                return 1;
+                return s;
             if (diagonal) {
                 if (t == BISHOP || (t == QGUARD && dist <= 3) || (t == KGUARD && dist == 1))
-                    return 1;
+                    return s;
             } else {
                 if (t == ROOK || (t == KGUARD && dist <= 3) || (t == QGUARD && dist == 1))
-                    return 1;
+                    return s;
             }
         } else if (t == ROOK) {
-            return 1;
+            return s;
         }
         if (rook_xray && (t == QGUARD || t == KGUARD)) {
             passed_guard = 1;
@@ -63,6 +64,43 @@ int att_attacked(const Position *pos, int sq, int by, int recap, int recap_rook)
         pos_rook_line(pos, recap_rook, sq, by) >= 0)
         return 1;
     return 0;
+}
+
+int att_attackers(const Position *pos, int sq, int by, int recap, int recap_rook, int *out)
+{
+    /* The same tests as att_attacked, in the same order, collecting instead of stopping. */
+    const uint8_t *b = pos->board;
+    int back = by == WHITE ? -MB_W : MB_W, n = 0;
+    uint8_t pawn = MAKE_PIECE(PAWN, by), knight = MAKE_PIECE(KNIGHT, by);
+    for (int side = -1; side <= 1; side += 2)
+        if (b[sq + back + side] == pawn)
+            out[n++] = sq + back + side;
+    for (int i = 0; i < 8; i++)
+        if (b[sq + geo_knight[i]] == knight)
+            out[n++] = sq + geo_knight[i];
+    for (int i = 0; i < 8; i++)
+        if (pos->king[by] == sq + geo_king[i] && b[sq + geo_king[i]] == MAKE_PIECE(KING, by))
+            out[n++] = sq + geo_king[i];
+    int royal = pos->variant == VARIANT_ROYAL;
+    int xray = royal && RANK_OF(sq) == pos_first_rank(pos, by);
+    for (int i = 0; i < 4; i++) {
+        int s = ray_attacked(b, sq, geo_diag[i], by, 1, 0);
+        if (s)
+            out[n++] = s;
+        int horizontal = geo_orth[i] == DIR_E || geo_orth[i] == DIR_W;
+        s = ray_attacked(b, sq, geo_orth[i], by, 0, xray && horizontal);
+        if (s)
+            out[n++] = s;
+    }
+    if (royal && recap == sq && recap_rook && pos->board[recap_rook] == MAKE_PIECE(ROOK, by) &&
+        pos_rook_line(pos, recap_rook, sq, by) >= 0) {
+        int seen = 0;
+        for (int i = 0; i < n; i++)
+            seen |= out[i] == recap_rook;
+        if (!seen)
+            out[n++] = recap_rook;
+    }
+    return n;
 }
 
 int att_in_check(const Position *pos, int color)

@@ -234,6 +234,78 @@ static PyObject *Position_is_attacked_by(PyPosition *self, PyObject *args)
                                         mine ? self->pos.recap_rook : 0));
 }
 
+/* Attacker squares (mailbox) as a sorted list of public squares. */
+static PyObject *square_list(PyPosition *self, const int *sqs, int n)
+{
+    int pub[24];
+    for (int i = 0; i < n; i++) {
+        int v = geo_to_public(sqs[i], self->pos.files), k = i;
+        for (; k > 0 && pub[k - 1] > v; k--)
+            pub[k] = pub[k - 1];
+        pub[k] = v;
+    }
+    PyObject *list = PyList_New(n);
+    if (!list)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        PyList_SET_ITEM(list, i, PyLong_FromLong(pub[i]));
+    return list;
+}
+
+static PyObject *Position_attackers(PyPosition *self, PyObject *args)
+{
+    int white;
+    PyObject *square;
+    CHECK_READY(self);
+    if (!PyArg_ParseTuple(args, "pO", &white, &square))
+        return NULL;
+    int sq;
+    if (!get_square(self, square, &sq))
+        return NULL;
+    int by = white ? WHITE : BLACK, out[24];
+    /* As is_attacked_by: the recorded recapture right belongs to the side to move. */
+    int mine = self->pos.side == by;
+    int n = att_attackers(&self->pos, sq, by, mine ? self->pos.recap : 0,
+                          mine ? self->pos.recap_rook : 0, out);
+    return square_list(self, out, n);
+}
+
+static PyObject *Position_pseudo_legal_moves(PyPosition *self, PyObject *Py_UNUSED(ignored))
+{
+    CHECK_READY(self);
+    MoveList l;
+    gen_pseudo_legal(&self->pos, &l);
+    return move_list(self, &l);
+}
+
+/* Plays a pseudo-legal move, lists what then attacks the mover's King, and takes it back. */
+static PyObject *Position_checkers_after(PyPosition *self, PyObject *arg)
+{
+    CHECK_READY(self);
+    unsigned long long code = PyLong_AsUnsignedLongLong(arg);
+    if (code == (unsigned long long)-1 && PyErr_Occurred())
+        return NULL;
+    MoveList l;
+    gen_pseudo_legal(&self->pos, &l);
+    Move m = 0;
+    for (int i = 0; i < l.n && !m; i++)
+        if (codec_export(&self->pos, l.moves[i]) == code)
+            m = l.moves[i];
+    if (!m) {
+        PyErr_Format(PyExc_ValueError, "move code %llu is not pseudo-legal here", code);
+        return NULL;
+    }
+    if (!pos_reserve(&self->pos, self->pos.ply + 1))
+        return PyErr_NoMemory();
+    Position *pos = &self->pos;
+    int us = pos->side, out[24];
+    pos_make(pos, m);
+    /* The recapture right recorded now belongs to the opponent, who is to move. */
+    int n = att_attackers(pos, pos->king[us], !us, pos->recap, pos->recap_rook, out);
+    pos_unmake(pos);
+    return square_list(self, out, n);
+}
+
 static PyObject *Position_gives_check(PyPosition *self, PyObject *arg)
 {
     CHECK_READY(self);
@@ -476,6 +548,10 @@ static PyMethodDef Position_methods[] = {
     METH1(gives_check, "Does the legal move give check?"),
     { "is_attacked_by", (PyCFunction)Position_is_attacked_by, METH_VARARGS,
       "is_attacked_by(white, square): does that side attack the square?" },
+    { "attackers", (PyCFunction)Position_attackers, METH_VARARGS,
+      "attackers(white, square): squares of that side's pieces attacking the square." },
+    METH0(pseudo_legal_moves, "Moves that ignore the mover's King safety (no castling)."),
+    METH1(checkers_after, "Squares attacking the mover's King after a pseudo-legal move."),
     METH1(is_capture, "Does the legal move capture?"),
     METH1(is_en_passant, "Is the legal move an en passant capture?"),
     METH0(halfmove_clock, "Half-moves since the last capture or pawn move."),

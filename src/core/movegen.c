@@ -246,6 +246,11 @@ static void gen_pseudo(const Position *pos, MoveList *l)
         add(l, pos->recap_rook, pos->recap, 0, MF_NORMAL);
 }
 
+void gen_pseudo_legal(const Position *pos, MoveList *list)
+{
+    gen_pseudo(pos, list);
+}
+
 static int leaves_king_safe(Position *pos, Move m)
 {
     int us = pos->side;

@@ -5,6 +5,9 @@
 #include "types.h"
 
 void gen_legal(Position *pos, MoveList *list);
+/* Every move of the side to move's pieces that ignores its own King's safety (castling
+ * excluded), for explaining why a move is illegal. */
+void gen_pseudo_legal(const Position *pos, MoveList *list);
 int gen_count_legal(Position *pos);
 int gen_is_legal(Position *pos, Move m, Move *exact);
 /* A Guard's major and minor targets, apart (pseudo-legal, for user interfaces). */
