@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_server import free_port, request, start_server
+from web_server import free_port, local_client, request, start_server
 
 from royalchess.store import GameStore, default_db_path
 from royalchess.web import create_app
@@ -31,7 +31,7 @@ FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]
 @pytest.fixture()
 def client(tmp_path: Path) -> Iterator[TestClient]:
     app = create_app(str(tmp_path / "games.db"))
-    with TestClient(app) as test_client:
+    with local_client(app) as test_client:
         yield test_client
 
 
@@ -382,7 +382,7 @@ def test_engine_unavailable_is_a_503(tmp_path: Path) -> None:
         raise EngineUnavailableError("the engine is not available: test")
 
     app = create_app(str(tmp_path / "g.db"), computer=Computer(broken))
-    with TestClient(app) as client:
+    with local_client(app) as client:
         game = new_game(client, mode="vs-computer", color="black")
         assert_error(client.post(f"/api/games/{game['id']}/computer-move"), 503, "engine")
         assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
@@ -532,11 +532,24 @@ def test_command_line_serves_by_default(monkeypatch: pytest.MonkeyPatch) -> None
 
     calls: list[tuple[Any, ...]] = []
 
-    def fake_serve(host: str, port: int, db: str | None, open_browser: bool = True) -> int:
-        calls.append((host, port, db, open_browser))
+    def fake_serve(
+        host: str,
+        port: int,
+        db: str | None,
+        open_browser: bool = True,
+        *,
+        token: str | None = None,
+        max_body: int = 0,
+    ) -> int:
+        calls.append((host, port, db, open_browser, token, max_body))
         return 0
 
     monkeypatch.setattr(server, "serve", fake_serve)
     assert cli.main([]) == 0
     assert cli.main(["serve", "--port", "8123", "--db", "x.db", "--no-browser"]) == 0
-    assert calls == [("127.0.0.1", 8000, None, True), ("127.0.0.1", 8123, "x.db", False)]
+    assert cli.main(["serve", "--token", "s3cret-token", "--max-body", "5000"]) == 0
+    assert calls == [
+        ("127.0.0.1", 8000, None, True, None, 1_000_000),
+        ("127.0.0.1", 8123, "x.db", False, None, 1_000_000),
+        ("127.0.0.1", 8000, None, True, "s3cret-token", 5000),
+    ]

@@ -13,7 +13,18 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-__all__ = ["free_port", "request", "start_server"]
+__all__ = ["LOCAL", "free_port", "local_client", "request", "start_server"]
+
+LOCAL = "http://127.0.0.1:8000"
+"""The address the in-process test client names (the app accepts only its own host names)."""
+
+
+def local_client(app: Any) -> Any:
+    """A Starlette TestClient talking to *app* as its own page does: Host 127.0.0.1 and
+    JSON bodies (the app refuses other hosts and, on POST/DELETE, other content types)."""
+    from starlette.testclient import TestClient
+
+    return TestClient(app, base_url=LOCAL, headers={"Content-Type": "application/json"})
 
 
 def free_port() -> int:

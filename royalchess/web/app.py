@@ -15,6 +15,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
@@ -26,6 +27,7 @@ from royalchess.variants import VARIANTS
 from royalchess.web import pgn_io
 from royalchess.web.computer import Computer, EngineUnavailableError
 from royalchess.web.games import MODES, ApiError, GameService
+from royalchess.web.security import Policy, SecurityMiddleware
 
 __all__ = ["create_app"]
 
@@ -77,8 +79,13 @@ def create_app(
     *,
     store: GameStore | None = None,
     computer: Computer | None = None,
+    policy: Policy | None = None,
 ) -> Starlette:
-    """Return the ASGI app serving the page and the API on the games in *db_path*."""
+    """Return the ASGI app serving the page and the API on the games in *db_path*.
+
+    *policy* says which host names, token and body size it accepts (:mod:`.security`;
+    by default: served on 127.0.0.1, no token, 1 MB bodies).
+    """
     if store is None:
         store = GameStore(db_path)
     service = GameService(store, computer)
@@ -245,6 +252,10 @@ def create_app(
         Route("/api/import", api(import_pgn), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found})
+    app = Starlette(
+        routes=routes,
+        exception_handlers={HTTPException: not_found},
+        middleware=[Middleware(SecurityMiddleware, policy=policy or Policy())],
+    )
     app.state.service = service
     return app

@@ -2,10 +2,13 @@
 // message is the server's own (it names what was wrong with the request).
 
 async function call(method, path, body) {
-  const options = { method, headers: {} };
-  if (body !== undefined) {
+  const options = { method, headers: {}, credentials: 'same-origin' };
+  // Every request that changes something is JSON, even without fields: the server takes no
+  // other content type on POST/DELETE, as a form or a "simple" cross-site fetch cannot send
+  // JSON (another site's fetch with JSON needs a CORS preflight, which this server never grants).
+  if (body !== undefined || method !== 'GET') {
     options.headers['Content-Type'] = 'application/json';
-    options.body = JSON.stringify(body);
+    options.body = JSON.stringify(body === undefined ? {} : body);
   }
   let response;
   try {
