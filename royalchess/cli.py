@@ -148,9 +148,18 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
-    from royalchess.terminal import list_games
+    from royalchess import terminal
 
-    return list_games(args.db, unfinished=args.unfinished)
+    try:
+        if args.export is not None:
+            return terminal.export_games(args.db, args.export, unfinished=args.unfinished)
+        if args.import_ is not None:
+            if args.unfinished:
+                raise _UsageError("--unfinished chooses games to list or export, not to import")
+            return terminal.import_games(args.db, args.import_)
+        return terminal.list_games(args.db, unfinished=args.unfinished)
+    except terminal.SetupError as exc:
+        raise _UsageError(str(exc)) from None
 
 
 def _add_games(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -158,9 +167,10 @@ def _add_games(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
     parser = sub.add_parser(
         "games",
-        help="list the saved games (resume one with 'play --resume ID')",
+        help="list, export or import the saved games (resume one with 'play --resume ID')",
         description="List the saved games of the terminal and the web app, most recently "
-        "played first.",
+        "played first; or write them all to a PGN file (--export), or save the games of a "
+        "PGN file (--import, read game by game with a progress bar).",
     )
     add_games_arguments(parser)
     parser.set_defaults(handler=_cmd_games)

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "MIGRATIONS",
@@ -84,6 +85,9 @@ _GAME_COLUMNS = (
     "id, variant, start_fen, mode, white, black, level, result, termination, headers, "
     "created, updated"
 )
+
+
+_WHERE = {"unfinished": "WHERE result = '*'", "finished": "WHERE result != '*'"}
 
 
 class StoreError(RuntimeError):
@@ -225,31 +229,56 @@ class GameStore:
         headers: str = "{}",
     ) -> int:
         """Save a new game (optionally with moves already played) and return its id."""
-        now = time.time()
         with self._transaction() as db:
-            cur = db.execute(
-                "INSERT INTO games (variant, start_fen, mode, white, black, level, result, "
-                "termination, headers, created, updated) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    variant,
-                    start_fen,
-                    mode,
-                    white,
-                    black,
-                    level,
-                    result,
-                    termination,
-                    headers,
-                    now,
-                    now,
-                ),
+            return self._insert(
+                db,
+                variant=variant,
+                start_fen=start_fen,
+                mode=mode,
+                white=white,
+                black=black,
+                level=level,
+                moves=moves,
+                result=result,
+                termination=termination,
+                headers=headers,
             )
-            game_id = cur.lastrowid
-            assert game_id is not None
-            db.executemany(
-                "INSERT INTO moves (game_id, ply, uci) VALUES (?,?,?)",
-                [(game_id, ply, uci) for ply, uci in enumerate(moves or [])],
-            )
+
+    def create_games(self, games: list[dict[str, Any]]) -> list[int]:
+        """Save several new games in one transaction (all or none); return their ids.
+
+        Each item holds :meth:`create_game`'s arguments by name.
+        """
+        with self._transaction() as db:
+            return [self._insert(db, **game) for game in games]
+
+    @staticmethod
+    def _insert(
+        db: sqlite3.Connection,
+        *,
+        variant: str,
+        start_fen: str,
+        mode: str = "human-human",
+        white: str = "human",
+        black: str = "human",
+        level: int = 1,
+        moves: list[str] | None = None,
+        result: str = "*",
+        termination: str | None = None,
+        headers: str = "{}",
+    ) -> int:
+        now = time.time()
+        cur = db.execute(
+            "INSERT INTO games (variant, start_fen, mode, white, black, level, result, "
+            "termination, headers, created, updated) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (variant, start_fen, mode, white, black, level, result, termination, headers, now, now),
+        )
+        game_id = cur.lastrowid
+        assert game_id is not None
+        db.executemany(
+            "INSERT INTO moves (game_id, ply, uci) VALUES (?,?,?)",
+            [(game_id, ply, uci) for ply, uci in enumerate(moves or [])],
+        )
         return game_id
 
     def append_move(
@@ -332,14 +361,20 @@ class GameStore:
             ]
         return GameRecord(**dict(row), moves=moves, plies=len(moves))
 
+    def game_ids(self, status: str = "all") -> list[int]:
+        """The ids of every game (*status* as in :meth:`list_games`), oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT id FROM games {_WHERE.get(status, '')} ORDER BY id"
+            ).fetchall()
+        return [int(row[0]) for row in rows]
+
     def list_games(self, status: str = "all", limit: int = 200) -> list[GameRecord]:
         """Return games, most recently changed first, without their moves.
 
         *status* is ``'unfinished'``, ``'finished'`` or ``'all'``.
         """
-        where = {"unfinished": "WHERE result = '*'", "finished": "WHERE result != '*'"}.get(
-            status, ""
-        )
+        where = _WHERE.get(status, "")
         with self._lock:
             rows = self._db.execute(
                 f"SELECT {_GAME_COLUMNS}, (SELECT COUNT(*) FROM moves WHERE game_id = games.id)"

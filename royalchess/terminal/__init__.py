@@ -17,6 +17,8 @@ from royalchess.terminal.app import (
     SetupError,
     add_games_arguments,
     add_play_arguments,
+    export_games,
+    import_games,
     list_games,
     run,
 )
@@ -32,6 +34,8 @@ __all__ = [
     "View",
     "add_games_arguments",
     "add_play_arguments",
+    "export_games",
+    "import_games",
     "list_games",
     "read_move",
     "run",

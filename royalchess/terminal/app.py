@@ -10,9 +10,14 @@ asks nothing (two players unless ``--color``/``--level`` choose the computer).
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
 
+from royalchess import archive
 from royalchess.board import Board
 from royalchess.store import GameNotFoundError, GameRecord, GameStore, default_db_path
 from royalchess.terminal.game import (
@@ -24,7 +29,15 @@ from royalchess.terminal.game import (
 )
 from royalchess.terminal.screen import PlainScreen, RichScreen
 
-__all__ = ["SetupError", "add_games_arguments", "add_play_arguments", "list_games", "run"]
+__all__ = [
+    "SetupError",
+    "add_games_arguments",
+    "add_play_arguments",
+    "export_games",
+    "import_games",
+    "list_games",
+    "run",
+]
 
 
 class SetupError(Exception):
@@ -101,6 +114,94 @@ def add_games_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--unfinished", action="store_true", help="only the games that can be resumed"
     )
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument(
+        "--export",
+        metavar="FILE",
+        help="write every saved game (with --unfinished: those only) to FILE as PGN "
+        "('-': standard output)",
+    )
+    what.add_argument(
+        "--import",
+        dest="import_",
+        metavar="FILE",
+        help="save every game of the PGN file FILE ('-': standard input); malformed games "
+        "are reported and skipped (exit code 1), the others imported",
+    )
+
+
+def export_games(db: str | None, path: str, *, unfinished: bool = False) -> int:
+    """Write the saved games to *path* as PGN (``-``: standard output), whole or not at all;
+    return 1 if a game had to be left out (it does not replay), else 0."""
+    status = "unfinished" if unfinished else "all"
+    damaged: list[int] = []
+
+    def report(game_id: int, reason: str) -> None:
+        damaged.append(game_id)
+        print(f"game #{game_id} left out: it does not replay: {reason}", file=sys.stderr)
+
+    store = GameStore(db)
+    try:
+        if path == "-":
+            count = archive.export_games(store, sys.stdout, status=status, on_error=report)
+            print(f"Exported {count} games.", file=sys.stderr)
+            return 1 if damaged else 0
+        target = Path(path)
+        # write beside the target and rename: a failure never leaves half a file in its place
+        partial = target.with_name(f".{target.name}.partial")
+        try:
+            with partial.open("w", encoding="utf-8", newline="\n") as out:
+                count = archive.export_games(store, out, status=status, on_error=report)
+            os.replace(partial, target)
+        except OSError as exc:
+            partial.unlink(missing_ok=True)
+            raise SetupError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        store.close()
+    print(f"Exported {count} games from {store.path} to {path}.")
+    return 1 if damaged else 0
+
+
+def import_games(db: str | None, path: str) -> int:
+    """Save the games of the PGN file *path* (``-``: standard input) with a progress bar on
+    standard error; return 1 if any game was skipped, else 0."""
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    try:
+        raw: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise SetupError(f"cannot read {path}: {exc.strerror or exc}") from None
+    store = GameStore(db)
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+    )
+    try:
+        with Progress(*columns, console=console, transient=False) as progress:
+            size = None if path == "-" else os.fstat(raw.fileno()).st_size
+            task = progress.add_task("Importing", total=size)
+            reader = progress.wrap_file(raw, total=size, task_id=task)
+            stream = io.TextIOWrapper(reader, encoding="utf-8", errors="replace", newline=None)
+
+            def note(number: int, reason: str | None) -> None:
+                progress.update(task, description=f"Importing game {number}")
+                if reason is not None:
+                    progress.console.print(
+                        f"game {number} skipped: {reason}", markup=False, soft_wrap=True
+                    )
+
+            report = archive.import_games(store, stream, on_game=note)
+    finally:
+        raw.close()
+        store.close()
+    skipped = len(report.skipped)
+    summary = f"Imported {report.imported} games into {store.path}"
+    print(summary + (f"; {skipped} skipped (listed above)." if skipped else "."))
+    return 1 if skipped else 0
 
 
 def list_games(db: str | None, *, unfinished: bool = False) -> int:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import datetime
-import json
-
 from royalchess import pgn, record
+from royalchess.archive import game_headers
 from royalchess.board import Board
 from royalchess.move import Move
 from royalchess.store import GameRecord
@@ -19,42 +17,9 @@ def available() -> bool:
     return True
 
 
-def _player(rec: GameRecord, color: str) -> str:
-    who = rec.white if color == "white" else rec.black
-    return f"royalchess level {rec.level}" if who == "computer" else "Player"
-
-
-def _headers(rec: GameRecord, start: Board) -> dict[str, str]:
-    saved: dict[str, str] = {}
-    try:
-        loaded = json.loads(rec.headers or "{}")
-        if isinstance(loaded, dict):
-            saved = {str(k): str(v) for k, v in loaded.items()}
-    except json.JSONDecodeError:
-        pass
-    date = datetime.date.fromtimestamp(rec.created).strftime("%Y.%m.%d")
-    headers = {
-        "Event": saved.get("Event", "Casual game"),
-        "Site": saved.get("Site", "royalchess"),
-        "Date": saved.get("Date", date),
-        "Round": saved.get("Round", "-"),
-        "White": saved.get("White", _player(rec, "white")),
-        "Black": saved.get("Black", _player(rec, "black")),
-        "Result": rec.result,
-    }
-    if rec.variant == "royal":
-        headers["Variant"] = "Royal Chess"
-    if start.fen() != start.variant_info.start_fen:
-        headers["SetUp"] = "1"
-        headers["FEN"] = start.fen()
-    for key, value in saved.items():
-        headers.setdefault(key, value)
-    return headers
-
-
 def export(rec: GameRecord, start: Board, board: Board) -> str:
     """Return the game as PGN text."""
-    return pgn.write_game(start, board.move_stack, headers=_headers(rec, start))
+    return pgn.write_game(start, board.move_stack, headers=game_headers(rec, start))
 
 
 def read(text: str) -> tuple[Board, list[Move], str, str | None, dict[str, str]]:
