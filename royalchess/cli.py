@@ -179,7 +179,14 @@ def _add_games(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def _cmd_serve(args: argparse.Namespace) -> int:
     from royalchess.web.server import serve
 
-    return serve(args.host, args.port, args.db, open_browser=not args.no_browser)
+    return serve(
+        args.host,
+        args.port,
+        args.db,
+        open_browser=not args.no_browser,
+        token=args.token,
+        max_body=args.max_body,
+    )
 
 
 def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
