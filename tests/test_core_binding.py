@@ -155,3 +155,165 @@ def test_divide_matches_perft_in_both_variants() -> None:
         parts = pos.divide(3)
         assert sorted(c for c, _ in parts) == sorted(pos.legal_moves())
         assert sum(n for _, n in parts) == pos.perft(3) == pos.perft(3, False)
+
+
+# -- _core.Search: one call at a time, even when converting an argument runs Python code ----
+
+
+class _Reenter:
+    """An integer argument whose conversion (``__index__``) first makes *call*, which tries
+    to use the Search that is converting it; the error that call gets is kept."""
+
+    def __init__(self, value: int, call) -> None:
+        self.value, self.call, self.errors = value, call, []
+
+    def __index__(self) -> int:
+        try:
+            self.call()
+        except RuntimeError as exc:
+            self.errors.append(str(exc))
+        return self.value
+
+
+def _busy(errors: list[str]) -> bool:
+    return len(errors) == 1 and "busy" in errors[0]
+
+
+def _reentering_moves(code: int, call, errors: list[str]):
+    """Move codes as a generator that first makes *call* (reading the moves runs it)."""
+    try:
+        call()
+    except RuntimeError as exc:
+        errors.append(str(exc))
+    yield code
+
+
+def test_search_refuses_a_reentrant_call_made_while_converting_arguments() -> None:
+    search = _core.Search(1)
+    e2e4 = next(c for c in _core.Position(CHESS_START, 0).legal_moves() if c == 12 | 28 << 7)
+    calls = {
+        "go": lambda: search.go(CHESS_START, 0, depth=1),
+        "resize": lambda: search.resize(2),
+        "clear": lambda: search.clear(),
+        "evaluate": lambda: search.evaluate(CHESS_START, 0),
+        "see": lambda: search.see(CHESS_START, 0, e2e4),
+        "params": lambda: search.params(),
+        "set_param": lambda: search.set_param("tempo", 0),
+    }
+    tempo = search.params()["tempo"]
+    for name, call in calls.items():
+        # every argument kind go() converts: an int, a move code in `moves`, a bool flag
+        depth = _Reenter(2, call)
+        result = search.go(CHESS_START, 0, depth=depth)
+        assert _busy(depth.errors), (name, depth.errors)
+        assert result["best"] is not None and result["depth"] == 2
+        errors: list[str] = []
+        result = search.go(CHESS_START, 0, _reentering_moves(e2e4, call, errors), depth=1)
+        assert _busy(errors), (name, errors)
+        assert result["best"] is not None
+        errors = []
+        result = search.go(
+            CHESS_START, 0, depth=1, searchmoves=_reentering_moves(e2e4, call, errors)
+        )
+        assert _busy(errors), (name, errors)
+        assert result["best"] == e2e4
+        # and the other guarded calls' own arguments (resize() takes only a real int)
+        errors = []
+        moves = _reentering_moves(e2e4, call, errors)
+        assert isinstance(search.evaluate(CHESS_START, 0, moves), int)
+        assert _busy(errors), (name, errors)
+        variant = _Reenter(0, call)
+        assert search.see(CHESS_START, variant, e2e4) == 0
+        assert _busy(variant.errors), (name, variant.errors)
+        value = _Reenter(tempo, call)
+        search.set_param("tempo", value)
+        assert _busy(value.errors), (name, value.errors)
+        assert search.busy is False
+    assert search.params()["tempo"] == tempo
+
+
+def test_search_is_released_when_a_conversion_fails() -> None:
+    search = _core.Search(1)
+
+    class Bad:
+        def __index__(self) -> int:
+            raise ZeroDivisionError("no index")
+
+    def moves():
+        yield 12 | 28 << 7
+        raise ZeroDivisionError("no more moves")
+
+    class Flag:
+        def __bool__(self) -> bool:
+            raise ZeroDivisionError("no truth")
+
+    for call in (
+        lambda: search.go(CHESS_START, 0, depth=Bad()),
+        lambda: search.go(CHESS_START, 0, moves(), depth=1),
+        lambda: search.go(CHESS_START, 0, depth=1, searchmoves=moves()),
+        lambda: search.go(CHESS_START, 0, depth=1, infinite=Flag()),
+        lambda: search.evaluate(CHESS_START, 0, moves()),
+        lambda: search.see(CHESS_START, Bad(), 12 | 28 << 7),
+        lambda: search.set_param("tempo", Bad()),
+    ):
+        with pytest.raises(ZeroDivisionError):
+            call()
+        assert search.busy is False
+    with pytest.raises(TypeError):
+        search.resize(Bad())
+    assert search.busy is False
+    assert search.go(CHESS_START, 0, depth=2)["best"] is not None
+
+
+def test_search_refuses_calls_from_its_own_progress_callback() -> None:
+    search = _core.Search(1)
+    errors: list[str] = []
+
+    def progress(info: dict[str, object]) -> None:
+        assert search.busy is True
+        for call in (
+            lambda: search.go(CHESS_START, 0, depth=1),
+            lambda: search.resize(2),
+            lambda: search.clear(),
+        ):
+            try:
+                call()
+            except RuntimeError as exc:
+                errors.append(str(exc))
+
+    result = search.go(CHESS_START, 0, depth=3, callback=progress)
+    assert result["best"] is not None and result["depth"] == 3
+    assert errors and all("busy" in e for e in errors) and len(errors) % 3 == 0
+
+
+def test_search_refuses_another_thread_while_converting_arguments() -> None:
+    """The race of issue 8: a thread converting go()'s arguments lets another thread run;
+    that thread's go() and resize() must be refused, not share the position and table."""
+    import threading
+
+    search = _core.Search(1)
+    converting, tried = threading.Event(), threading.Event()
+    errors: list[str] = []
+
+    class Slow:
+        def __index__(self) -> int:
+            converting.set()
+            assert tried.wait(30)
+            return 2
+
+    def other() -> None:
+        assert converting.wait(30)
+        for call in (lambda: search.go(CHESS_START, 0, depth=1), lambda: search.resize(2)):
+            try:
+                call()
+            except RuntimeError as exc:
+                errors.append(str(exc))
+        tried.set()
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    result = search.go(CHESS_START, 0, depth=Slow())
+    thread.join(30)
+    assert len(errors) == 2 and all("busy" in e for e in errors), errors
+    assert result["best"] is not None and result["depth"] == 2
+    assert search.busy is False

@@ -15,7 +15,7 @@
 typedef struct {
     PyObject_HEAD
     Search *search;
-    int busy;                       /* a go() is running; read and written with the GIL */
+    int busy;                       /* a call is using it (see claim); only with the GIL */
     uint64_t last_ticket;           /* tickets handed out so far */
     uint64_t running;               /* ticket of the running search, 0 when idle */
 } PySearch;
@@ -196,17 +196,38 @@ static void Search_dealloc(PySearch *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-#define CHECK_IDLE(self)                                                                   \
-    do {                                                                                   \
-        if (!(self)->search) {                                                             \
-            PyErr_SetString(PyExc_RuntimeError, "Search was not initialised");            \
+/* Claims the Search for one call, or fails if it was not initialised or is in use. A call
+ * claims it before converting any argument: converting can run Python code (an argument's
+ * __index__, a sequence's items) that could otherwise start a go() or a resize() on this same
+ * Search, or let another thread do so, and two calls would then share (and free) one
+ * position and table. Every claim is released by the GUARDED wrapper that made it. */
+static int claim(PySearch *self)
+{
+    if (!self->search) {
+        PyErr_SetString(PyExc_RuntimeError, "Search was not initialised");
+        return 0;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Search is busy with another search");
+        return 0;
+    }
+    self->busy = 1;
+    return 1;
+}
+
+/* Defines Search_NAME(self, ARGS) as NAME_unguarded(self, ARGS) run under a claim, released
+ * on every path; the object is kept alive for the call. */
+#define GUARDED(name, params, args)                                                        \
+    static PyObject *Search_##name params                                                  \
+    {                                                                                      \
+        if (!claim(self))                                                                  \
             return NULL;                                                                   \
-        }                                                                                  \
-        if ((self)->busy) {                                                                \
-            PyErr_SetString(PyExc_RuntimeError, "this Search is busy with another search"); \
-            return NULL;                                                                   \
-        }                                                                                  \
-    } while (0)
+        Py_INCREF(self);                                                                   \
+        PyObject *result = name##_unguarded args;                                          \
+        self->busy = 0;                                                                    \
+        Py_DECREF(self);                                                                   \
+        return result;                                                                     \
+    }
 
 static PyObject *Search_new_ticket(PySearch *self, PyObject *Py_UNUSED(ignored))
 {
@@ -251,7 +272,7 @@ static PyObject *code_or_none(const Position *pos, Move m)
     return Py_None;
 }
 
-static PyObject *Search_go(PySearch *self, PyObject *args, PyObject *kwds)
+static PyObject *go_unguarded(PySearch *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = { "fen", "variant", "moves", "depth", "nodes", "movetime",
                               "wtime", "btime", "winc", "binc", "movestogo", "infinite",
@@ -263,7 +284,6 @@ static PyObject *Search_go(PySearch *self, PyObject *args, PyObject *kwds)
     unsigned long long nodes = 0, ticket = 0;
     long long movetime = 0, wtime = -1, btime = -1, winc = 0, binc = 0, overhead = 20;
     PyObject *moves = NULL, *searchmoves = NULL, *callback = NULL;
-    CHECK_IDLE(self);
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "s|iO$iKLLLLLippiLOOK", kwlist, &fen,
                                      &variant, &moves, &depth, &nodes, &movetime, &wtime,
                                      &btime, &winc, &binc, &movestogo, &infinite, &ponder,
@@ -308,15 +328,12 @@ static PyObject *Search_go(PySearch *self, PyObject *args, PyObject *kwds)
         ticket = ++self->last_ticket;
     ReportCtx ctx = { NULL, callback, &pos, self->search, ticket, 0, NULL, NULL, NULL };
     SearchResult res;
-    self->busy = 1;
     self->running = ticket;
-    Py_INCREF(self);
     Py_XINCREF(callback);
     ctx.tstate = PyEval_SaveThread();
     search_go(self->search, &pos, &lim, report, &ctx, ticket, &res);
     PyEval_RestoreThread(ctx.tstate);
     Py_XDECREF(callback);
-    self->busy = 0;
     self->running = 0;
     PyMem_Free(only);
 
@@ -338,9 +355,10 @@ static PyObject *Search_go(PySearch *self, PyObject *args, PyObject *kwds)
         Py_XDECREF(pond);
     }
     pos_free(&pos);
-    Py_DECREF(self);
     return result;
 }
+
+GUARDED(go, (PySearch *self, PyObject *args, PyObject *kwds), (self, args, kwds))
 
 static PyObject *Search_stop(PySearch *self, PyObject *args, PyObject *kwds)
 {
@@ -359,21 +377,21 @@ static PyObject *Search_stop(PySearch *self, PyObject *args, PyObject *kwds)
 
 static PyObject *Search_ponderhit(PySearch *self, PyObject *Py_UNUSED(ignored))
 {
-    if (self->search && self->busy)
+    if (self->search && self->running)
         search_ponderhit(self->search);
     Py_RETURN_NONE;
 }
 
-static PyObject *Search_clear(PySearch *self, PyObject *Py_UNUSED(ignored))
+static PyObject *clear_unguarded(PySearch *self)
 {
-    CHECK_IDLE(self);
     search_clear(self->search);
     Py_RETURN_NONE;
 }
 
-static PyObject *Search_resize(PySearch *self, PyObject *arg)
+GUARDED(clear, (PySearch *self, PyObject *Py_UNUSED(ignored)), (self))
+
+static PyObject *resize_unguarded(PySearch *self, PyObject *arg)
 {
-    CHECK_IDLE(self);
     Py_ssize_t mb = PyLong_AsSsize_t(arg);
     if (mb == -1 && PyErr_Occurred())
         return NULL;
@@ -386,13 +404,14 @@ static PyObject *Search_resize(PySearch *self, PyObject *arg)
     Py_RETURN_NONE;
 }
 
-static PyObject *Search_evaluate(PySearch *self, PyObject *args, PyObject *kwds)
+GUARDED(resize, (PySearch *self, PyObject *arg), (self, arg))
+
+static PyObject *evaluate_unguarded(PySearch *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = { "fen", "variant", "moves", NULL };
     const char *fen;
     int variant = VARIANT_CHESS;
     PyObject *moves = NULL;
-    CHECK_IDLE(self);
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "s|iO", kwlist, &fen, &variant, &moves))
         return NULL;
     Position pos;
@@ -403,12 +422,13 @@ static PyObject *Search_evaluate(PySearch *self, PyObject *args, PyObject *kwds)
     return PyLong_FromLong(v);
 }
 
-static PyObject *Search_see(PySearch *self, PyObject *args)
+GUARDED(evaluate, (PySearch *self, PyObject *args, PyObject *kwds), (self, args, kwds))
+
+static PyObject *see_unguarded(PySearch *self, PyObject *args)
 {
     const char *fen;
     int variant;
     unsigned long long code;
-    CHECK_IDLE(self);
     if (!PyArg_ParseTuple(args, "siK", &fen, &variant, &code))
         return NULL;
     Position pos;
@@ -424,9 +444,10 @@ static PyObject *Search_see(PySearch *self, PyObject *args)
     return PyLong_FromLong(v);
 }
 
-static PyObject *Search_params(PySearch *self, PyObject *Py_UNUSED(ignored))
+GUARDED(see, (PySearch *self, PyObject *args), (self, args))
+
+static PyObject *params_unguarded(PySearch *self)
 {
-    CHECK_IDLE(self);
     PyObject *d = PyDict_New();
     if (!d)
         return NULL;
@@ -446,11 +467,12 @@ static PyObject *Search_params(PySearch *self, PyObject *Py_UNUSED(ignored))
     return d;
 }
 
-static PyObject *Search_set_param(PySearch *self, PyObject *args)
+GUARDED(params, (PySearch *self, PyObject *Py_UNUSED(ignored)), (self))
+
+static PyObject *set_param_unguarded(PySearch *self, PyObject *args)
 {
     const char *name;
     int value;
-    CHECK_IDLE(self);
     if (!PyArg_ParseTuple(args, "si", &name, &value))
         return NULL;
     EvalParams *ep = search_params(self->search);
@@ -467,13 +489,16 @@ static PyObject *Search_set_param(PySearch *self, PyObject *args)
     return NULL;
 }
 
+GUARDED(set_param, (PySearch *self, PyObject *args), (self, args))
+
 static PyObject *Search_get_busy(PySearch *self, void *Py_UNUSED(closure))
 {
     return PyBool_FromLong(self->busy);
 }
 
 static PyGetSetDef Search_getset[] = {
-    { "busy", (getter)Search_get_busy, NULL, "True while go() runs", NULL },
+    { "busy", (getter)Search_get_busy, NULL,
+      "True while a call (go(), or a resize() etc.) is using this Search", NULL },
     { NULL, NULL, NULL, NULL, NULL },
 };
 
