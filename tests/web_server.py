@@ -34,18 +34,20 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def request(base: str, method: str, path: str, body: Any = None) -> Any:
+def request(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
     """Send one JSON request to the server at *base* and return the decoded answer."""
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(
-        base + path, data=data, method=method, headers={"Content-Type": "application/json"}
-    )
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(base + path, data=data, method=method, headers=headers)
     with urllib.request.urlopen(req, timeout=20) as response:
         return json.loads(response.read())
 
 
-def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
-    """Start ``royalchess serve`` on *port* with the games in *db*; return once it answers."""
+def start_server(port: int, db: Path, token: str | None = None) -> subprocess.Popen[bytes]:
+    """Start ``royalchess serve`` on *port* with the games in *db* (and ``--token``); return
+    once it answers."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     process = subprocess.Popen(
         [
@@ -58,6 +60,7 @@ def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
             "--db",
             str(db),
             "--no-browser",
+            *([] if token is None else ["--token", token]),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -70,7 +73,7 @@ def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
             out = process.stdout.read().decode() if process.stdout else ""
             raise AssertionError(f"the server exited: {out}")
         try:
-            request(base, "GET", "/api/info")
+            request(base, "GET", "/api/info", token=token)
             return process
         except (urllib.error.URLError, ConnectionError):
             time.sleep(0.1)

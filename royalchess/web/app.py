@@ -21,12 +21,14 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from royalchess.board import Board
 from royalchess.errors import ChessError
 from royalchess.store import GameStore
 from royalchess.variants import VARIANTS
 from royalchess.web import pgn_io
 from royalchess.web.computer import Computer, EngineUnavailableError
 from royalchess.web.games import MODES, ApiError, GameService
+from royalchess.web.offload import Offload, read_pgn
 from royalchess.web.security import Policy, SecurityMiddleware
 
 __all__ = ["create_app"]
@@ -80,12 +82,16 @@ def create_app(
     store: GameStore | None = None,
     computer: Computer | None = None,
     policy: Policy | None = None,
+    offload: Offload | None = None,
 ) -> Starlette:
     """Return the ASGI app serving the page and the API on the games in *db_path*.
 
     *policy* says which host names, token and body size it accepts (:mod:`.security`;
-    by default: served on 127.0.0.1, no token, 1 MB bodies).
+    by default: served on 127.0.0.1, no token, 1 MB bodies); *offload* runs PGN reading
+    in child processes with a time bound (:mod:`.offload`; 10 s by default).
     """
+    if offload is None:
+        offload = Offload()
     if store is None:
         store = GameStore(db_path)
     service = GameService(store, computer)
@@ -213,13 +219,19 @@ def create_app(
         if not text.strip():
             raise ApiError(400, 'no PGN given: send {"pgn": "..."}')
 
-        def work() -> Any:
-            board, moves, result, termination, headers = pgn_io.read(text)
+        # Reading runs in a child process with a time bound (see offload.py); saving is quick.
+        fen, variant, moves, result, termination, headers = await offload.run(read_pgn, text)
+
+        def save() -> Any:
             return service.import_game(
-                board, moves, result=result, termination=termination, headers=headers
+                Board(fen, variant=variant),
+                moves,
+                result=result,
+                termination=termination,
+                headers=headers,
             )
 
-        return JSONResponse(await run_in_threadpool(work), status_code=201)
+        return JSONResponse(await run_in_threadpool(save), status_code=201)
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
