@@ -333,3 +333,61 @@ def test_parameters_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_bench_signature_is_deterministic() -> None:
     assert bench_run(4).nodes == bench_run(4).nodes
+
+
+# (variant, FEN with the clock at 98 or 99, the move that mates as the clock reaches 100)
+HUNDREDTH_MATES = [
+    ("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80", "a1a8"),
+    ("royal", "k9/10/K9/3W6/10/10/10/10 w - - 99 80", "d5d8"),
+]
+
+
+@pytest.mark.parametrize(("variant", "fen", "mate"), HUNDREDTH_MATES)
+def test_mate_on_the_hundredth_half_move_stands(variant: str, fen: str, mate: str) -> None:
+    """FIDE 9.3: the move that brings the clock to 100 and mates wins; every other move here
+    draws by the fifty-move rule, so only a search that sees the mate first finds it."""
+    engine = Engine(hash_mb=1)
+    board = Board(fen, variant=variant)
+    best = engine.analyse(board, Limit(depth=4))[0]
+    assert best.score == Score(mate=1) and best.move is not None and best.move.uci() == mate
+    assert engine.play(board, Limit(depth=4)).uci() == mate
+    board.push_uci(mate)
+    assert board.halfmove_clock == 100 and board.is_checkmate()
+    assert board.outcome() == board.outcome(claim_draw=True)
+    assert board.outcome() is not None and board.outcome().winner is True
+    assert not board.is_fifty_moves() and not board.can_claim_fifty_moves()
+
+
+def test_mate_on_the_hundredth_half_move_as_python_chess_scores_it() -> None:
+    """The library side agrees with python-chess (the oracle) on that position and on a check
+    that is not mate on the same move (a fifty-move draw)."""
+    import chess
+
+    for fen, move, termination in (
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80", "a1a8", "CHECKMATE"),
+        ("6k1/8/8/8/8/8/8/R5K1 w - - 99 80", "a1a8", None),
+    ):
+        ours, ref = Board(fen), chess.Board(fen)
+        ours.push_uci(move)
+        ref.push_uci(move)
+        for claim in (False, True):
+            mine, theirs = ours.outcome(claim_draw=claim), ref.outcome(claim_draw=claim)
+            assert (mine is None) == (theirs is None)
+            if mine is not None:
+                assert (mine.termination.name, mine.winner) == (
+                    theirs.termination.name,
+                    theirs.winner,
+                )
+        assert ours.is_checkmate() == ref.is_checkmate() == (termination == "CHECKMATE")
+        assert ours.is_fifty_moves() == ref.is_fifty_moves()
+        assert ours.can_claim_fifty_moves() == ref.can_claim_fifty_moves()
+
+
+def test_check_that_is_not_mate_on_the_hundredth_half_move_is_a_draw() -> None:
+    engine = Engine(hash_mb=1)
+    # every White move brings the clock to 100; Ra8+ is check but the King walks away
+    board = Board("6k1/8/8/8/8/8/8/R5K1 w - - 99 80")
+    assert engine.analyse(board, Limit(depth=4))[0].score == Score(cp=0)
+    # Black's only move Kb8 brings the clock to 99, and Rh8 mates on the hundredth half-move
+    mated = Board("k7/8/1K6/8/8/8/8/7R b - - 98 80")
+    assert engine.analyse(mated, Limit(depth=6))[0].score == Score(mate=-1)

@@ -124,11 +124,12 @@ static int has_pieces(const Position *pos, int color)
 }
 
 /* A draw by the fifty-move rule, by repetition (once inside the tree, or a third time with
- * the game before the root), or by insufficient material. */
-static int is_draw(const Position *pos, int ply)
+ * the game before the root), or by insufficient material. A mate delivered on the hundredth
+ * half-move stands (FIDE 9.3): in check there, it is a draw only with a legal move. */
+static int is_draw(Position *pos, int ply)
 {
     if (pos->halfmove >= 100)
-        return 1;
+        return !att_in_check(pos, pos->side) || gen_count_legal(pos) > 0;
     int limit = pos->halfmove < pos->ply ? pos->halfmove : pos->ply, seen = 0;
     for (int i = 4; i <= limit; i += 2)
         if (pos->hist[pos->ply - i].key == pos->key && (i <= ply || ++seen >= 2))
