@@ -41,7 +41,7 @@ from royalchess.move import (
 from royalchess.notation.san import _CASTLE_RE, _MOVE_RE, _TYPE_OF_LETTER
 from royalchess.notation.squares import FILE_NAMES
 
-__all__ = ["explain_illegal", "explain_move", "explain_squares"]
+__all__ = ["explain_illegal", "explain_move", "explain_squares", "read_move"]
 
 _NAMES = {
     PAWN: "pawn",
@@ -99,6 +99,23 @@ def explain_illegal(board: Board, text: str) -> str:
     return f"'{text}' is a legal move."
 
 
+def read_move(board: Board, text: str) -> Move:
+    """Return the legal move *text* names (UCI when spelled so, else SAN).
+
+    When there is none, raise the same :class:`~royalchess.errors.ChessError` kind the board
+    raised (invalid, illegal or ambiguous), with the coach's words as its message, so a
+    player reads why instead of a FEN.
+    """
+    try:
+        try:
+            Move.from_uci(text, board.files)
+        except InvalidMoveError:
+            return board.parse_san(text)
+        return board.parse_uci(text)
+    except ChessError as exc:
+        raise type(exc)(explain_illegal(board, text)) from None
+
+
 def explain_squares(board: Board, from_square: int, to_square: int) -> str:
     """Return in words why moving the piece on *from_square* to *to_square* is not legal
     (a click or a drag on the page). A promotion is taken to be the best one available."""
@@ -123,6 +140,18 @@ def explain_move(board: Board, move: Move) -> str:
         if move.guard_from is not None and move.guard_to is not None:
             guard = (move.guard_from, move.guard_to)
         return _explain_castling(board, kingside, move.to_square, guard)
+    castlings = [
+        m.uci()
+        for m in board.legal_moves
+        if m.rook_from is not None
+        and m.guard_from is None
+        and (m.from_square, m.to_square) == (move.from_square, move.to_square)
+    ]
+    if castlings:
+        return (
+            "In Royal Chess a castling move names the Rook's move too: "
+            f"{_join(castlings, 'or')} (or O-O:{board.square_name(move.to_square)} in SAN)."
+        )
     return _explain_pair(board, move.from_square, move.to_square, move.promotion, move.waived)[1]
 
 

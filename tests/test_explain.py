@@ -357,6 +357,15 @@ def test_royal_castling_king_square(text: str, expected: str) -> None:
     _case("5k4/10/10/10/10/10/10/R4KW2R w KQ - 0 1", "royal", text, expected)
 
 
+def test_royal_castling_in_uci_names_the_rook() -> None:
+    _case(
+        "5k4/10/10/10/10/10/10/R4KW2R w KQ - 0 1",
+        "royal",
+        "f1h1",
+        "In Royal Chess a castling move names the Rook's move too: f1h1j1f1 (or O-O:h1 in SAN).",
+    )
+
+
 def test_royal_castling_guard_first_not_between() -> None:
     _case(
         "5k4/10/10/10/10/10/10/R2GQKWBNR w KQ - 0 1",

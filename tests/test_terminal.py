@@ -103,10 +103,10 @@ def test_against_the_computer_at_a_terminal(tmp_path: Path) -> None:
     term.expect(f"Took back {hint} ")
     term.expect("2. White> ")
     term.send("e9")
-    term.expect("Not understood: invalid SAN 'e9': square 'e9' is off the board")
+    term.expect("'e9' is not a move: square 'e9' is off the board.")
     term.expect("2. White> ")
     term.send("Ke3")
-    term.expect("Illegal: illegal SAN 'Ke3'")
+    term.expect("The King on e1 cannot move to e3: a King moves one square in any direction.")
     term.expect("2. White> ")
     term.send("quit")
     term.expect("Game adjourned. *")
@@ -139,7 +139,7 @@ def test_royal_chess_at_a_terminal_castling_with_a_guard_first_and_promotion(
     term.expect("1. White> ")
     assert re.search(r"   a  b  c  d  e  f  g  h  i  j", term.text())
     term.send("O-O")
-    term.expect("Ambiguous: ambiguous SAN 'O-O': add the King's square, one of O-O:h1")
+    term.expect("'O-O' could be more than one move: O-O:h1")
     term.expect("1. White> ")
     term.send("Wg3_O-O:h1")
     term.expect("1... Black> ")
@@ -220,8 +220,11 @@ def test_against_the_computer_through_a_pipe(tmp_path: Path) -> None:
     assert reply is not None
     assert re.search(r"Hint: \S+ \(\w+\)", out)
     assert re.search(r"Took back d4 \S+\.", out)
-    assert "Not understood: invalid SAN 'xyz'" in out
-    assert "Illegal: illegal SAN 'Ke3'. Legal King moves: Ke2." in out
+    assert "'xyz' is not a move: write a move such as e4, Nf3, exd5, e8=Q or O-O." in out
+    assert (
+        "The King on e1 cannot move to e3: a King moves one square in any direction. "
+        "Legal King moves: Ke2." in out
+    )
     assert "The computer now plays at level 2." in out
     assert "Game #1 is saved" in out
     assert f"Moves: 1. e4 {reply.group(1)}\n" in out

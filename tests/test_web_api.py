@@ -190,8 +190,8 @@ def test_moves_in_uci_and_san_and_the_move_list(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("body", "status", "words"),
     [
-        ({"move": "e2e5"}, 400, "illegal move"),
-        ({"move": "Ke2"}, 400, "illegal"),
+        ({"move": "e2e5"}, 400, "there is no piece on e2."),
+        ({"move": "Ke2"}, 400, "the king on e8 cannot move to e2: a king moves one square"),
         ({"move": "Zz9"}, 400, ""),
         ({"move": "e2e9"}, 400, ""),
         ({"move": ""}, 400, "no move"),
@@ -247,7 +247,7 @@ def test_royal_castling_with_a_guard_move_first(client: TestClient) -> None:
     assert state["moves"][0]["san"] == "Wh1_O-O:g1"
     assert state["moves"][0]["squares"] == ["g1", "h1", "f1", "g1", "j1", "f1"]
     assert state["board_fen"].endswith("/RNBGQRKW2")
-    # The King's move alone is not castling on this board; the error says how to write it.
+    # The King's move alone is not castling on this board; the coach says how to write it.
     other = new_game(client, variant="auto", fen=ROYAL_CASTLE)
     response = client.post(f"/api/games/{other['id']}/move", json={"move": "f1h1"})
     assert_error(response, 400, "f1h1j1f1")

@@ -17,8 +17,9 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from royalchess import explain
 from royalchess.board import Board
-from royalchess.errors import AmbiguousMoveError, ChessError, IllegalMoveError, InvalidMoveError
+from royalchess.errors import ChessError, IllegalMoveError
 from royalchess.move import PIECE_SYMBOLS, WHITE, Move, piece_name
 from royalchess.outcome import Outcome, Termination
 from royalchess.store import GameNotFoundError, GameRecord, GameStore
@@ -94,12 +95,8 @@ class Screen(Protocol):
 
 
 def read_move(board: Board, text: str) -> Move:
-    """Read *text* as UCI when it is spelled so, else as SAN."""
-    try:
-        Move.from_uci(text, board.files)
-    except InvalidMoveError:
-        return board.parse_san(text)
-    return board.parse_uci(text)
+    """Read *text* as UCI when it is spelled so, else as SAN; an error says why in words."""
+    return explain.read_move(board, text)
 
 
 def _color(color: bool) -> str:
@@ -498,16 +495,9 @@ class TerminalGame:
             return
         try:
             move = read_move(board, text)
-        except ChessError as exc:
-            message = str(exc).replace(f" in {board.fen()}", "")
-            if isinstance(exc, IllegalMoveError):
-                kind = "Illegal"
-            elif isinstance(exc, AmbiguousMoveError):
-                kind = "Ambiguous"
-            else:
-                kind = "Not understood"
+        except ChessError as exc:  # the coach's words (royalchess.explain), then the options
             extra = self._choices(text) or self._why(text, exc)
-            self.say(f"{kind}: {message}.{extra or _MOVES_HELP}", "error")
+            self.say(f"{exc}{extra or _MOVES_HELP}", "error")
             return
         self._play(move, by_computer=False)
 
@@ -538,7 +528,7 @@ class TerminalGame:
             if (p.piece_type, p.color) == (piece_type, board.turn)
         ]
         if not mine:
-            return f"{check} You have no {name}."
+            return check  # the coach already said there is no such piece
         if not sans:
             return f"{check} No {name} move is legal now."
         return f"{check} Legal {name} moves: {', '.join(sorted(sans))}."
