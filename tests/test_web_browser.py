@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_server import free_port, start_server
+from web_server import free_port, request, start_server
 
 REQUIRED = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 if REQUIRED:
@@ -73,6 +73,11 @@ def page(browser: Any, server: str) -> Iterator[Any]:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # The page must work under the server's Content-Security-Policy: a violation is an error.
+    page.on(
+        "console",
+        lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
+    )
     page.goto(server)
     yield page
     context.close()
@@ -334,3 +339,60 @@ def test_saved_games_resume(page: Any) -> None:
     page.click(f"#games-table button[data-game='{game['id']}']")
     page.wait_for_function("id => window.royalchess.state.id === id", arg=game["id"])
     assert [m["san"] for m in state(page)["moves"]] == ["d4"]
+
+
+def test_token_cookie_then_import_and_delete(browser: Any, tmp_path: Path) -> None:
+    """Served with a token (as on a LAN): the printed URL stores it in an HttpOnly, Strict
+    cookie and the page works on it; the page's PGN import and delete (JSON requests)
+    pass the same-origin checks, under the CSP; without the cookie the page is refused."""
+    token = "browser-token-0123456789"
+    port = free_port()
+    process = start_server(port, tmp_path / "games.db", token=token)
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        context = browser.new_context(viewport={"width": 1280, "height": 860})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on(
+            "console",
+            lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
+        )
+        page.on("dialog", lambda dialog: dialog.accept())  # the delete confirmation
+        assert page.goto(base).status == 401
+        assert page.goto(f"{base}?token={token}").status == 200
+        assert page.url == base
+        [cookie] = context.cookies()
+        assert cookie["name"] == f"royalchess_token_{port}" and cookie["value"] == token
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+        assert page.evaluate("document.cookie") == ""
+
+        # A fresh database: the page offers a new game; import one from PGN instead.
+        page.wait_for_selector("#dlg-new[open]")
+        page.click("#dlg-new [data-close]")
+        page.click("#btn-pgn")
+        page.fill("#pgn-text", '[Event "Token test"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n')
+        page.click("#form-import button[type=submit]")
+        s = wait_for_plies(page, 4)
+        assert s["result"] == "0-1" and s["moves"][3]["san"] == "Qh4#"
+        assert [g["id"] for g in request(base, "GET", "api/games", token=token)["games"]] == [
+            s["id"]
+        ]
+
+        page.click("#btn-games")
+        page.check("input[name=games-status][value=finished]")
+        page.wait_for_selector(f"#games-table button[data-game='{s['id']}']")
+        page.locator("#games-table tbody").get_by_role("button", name="Delete").click()
+        expect(page.locator("#games-table tbody")).to_contain_text("No games here yet")
+        assert request(base, "GET", "api/games", token=token)["games"] == []
+        context.close()
+        assert errors == [], errors
+
+        # Another browser profile, without the cookie, gets nothing.
+        other = browser.new_context()
+        response = other.new_page().goto(base + "api/games")
+        assert response.status == 401 and "token" in response.json()["error"]
+        other.close()
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
