@@ -265,6 +265,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add in (_add_serve, _add_play, _add_games, _add_perft, _add_uci, _add_bench):
         add(sub)
+    from royalchess.runner.commands import add_commands  # match, analyse, datagen
+
+    add_commands(sub)
     return parser
 
 

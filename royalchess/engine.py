@@ -268,6 +268,12 @@ class Engine:
             self._search.resize(mb)
             self._hash_mb = mb
 
+    def set_param(self, name: str, value: int) -> None:
+        """Set one evaluation weight or search tunable by name (as ``ROYALCHESS_PARAMS``):
+        how self-play compares a change without a rebuild. ``KeyError`` for an unknown name."""
+        with self._lock:
+            self._search.set_param(name, value)
+
     def new_game(self) -> None:
         """Forget what earlier searches learnt (hash table, move-ordering history)."""
         with self._lock:

@@ -1,0 +1,337 @@
+"""The ``match``, ``analyse`` and ``datagen`` sub-commands: their arguments and handlers,
+plugged into ``royalchess.cli`` by :func:`add_commands`.
+
+Bad input (a bad ENGINE, an unreadable file, an output file that exists without
+``--resume``, ``--ray`` without Ray installed) is reported on standard error with exit
+code 2; a run stopped by Ctrl+C says how to resume it and exits with 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from royalchess.runner.backends import Backend, BackendError, make_backend
+from royalchess.runner.output import OutputError
+
+__all__ = ["add_commands"]
+
+_AUTO = "\0auto"
+
+
+class _Usage(Exception):
+    pass
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
+    return value
+
+
+def _add_backend_args(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("where it runs")
+    group.add_argument(
+        "-j",
+        "--jobs",
+        type=_positive,
+        default=None,
+        help="worker processes on this machine (default: one per core)",
+    )
+    group.add_argument(
+        "--ray",
+        nargs="?",
+        const=_AUTO,
+        default=None,
+        metavar="ADDRESS",
+        help="run on a Ray cluster: HOST:6379, 'auto' (the cluster this machine joined; "
+        "the default, or $RAY_ADDRESS), or 'local' (a private Ray here with --jobs CPUs); "
+        "needs pip install 'royalchess[cluster]'",
+    )
+    group.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on with an existing output file: keep its finished units, run the rest",
+    )
+    group.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+
+def _backend(args: argparse.Namespace) -> Backend:
+    address = args.ray
+    if address == _AUTO:
+        address = os.environ.get("RAY_ADDRESS") or "auto"
+    return make_backend(args.jobs, address)
+
+
+def _run(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def wrapped(args: argparse.Namespace) -> int:
+        try:
+            return handler(args)
+        except (_Usage, ValueError, OutputError, BackendError) as exc:
+            print(f"royalchess {args.command}: error: {exc}", file=sys.stderr)
+            return 2
+
+    return wrapped
+
+
+def _interrupted(output: str, what: str) -> int:
+    print(
+        f"interrupted: the finished {what} are in {output}; "
+        "run the same command with --resume to go on",
+        file=sys.stderr,
+    )
+    return 130
+
+
+# -- match -------------------------------------------------------------------------------------
+
+
+def _cmd_match(args: argparse.Namespace) -> int:
+    from royalchess.runner.match import Adjudication, MatchPlan, run_match, summary
+    from royalchess.runner.openings import load_openings
+    from royalchess.runner.players import EngineSpec, TimeControl, check_spec
+    from royalchess.runner.sprt import Sprt
+
+    specs = [EngineSpec.parse(text) for text in args.engines]
+    for spec in specs:
+        check_spec(spec)
+    if specs[0].name == specs[1].name:
+        specs[1] = EngineSpec(
+            specs[1].kind, specs[1].name + " (2)", specs[1].options, specs[1].command, specs[1].env
+        )
+    tc = TimeControl.parse(args.nodes, args.movetime, args.tc)
+    if tc.nodes is None and tc.movetime is None and tc.base is None:
+        raise _Usage("give --nodes, --movetime or --tc")
+    sprt = Sprt.parse(args.sprt) if args.sprt else None
+    games = args.games if args.games is not None else (20_000 if sprt else 100)
+    if games % 2:
+        raise _Usage(f"--games {games}: games are played in pairs, give an even number")
+    resign_cp, resign_moves = _numbers(args.resign, 2, "--resign CP/MOVES")
+    draw_cp, draw_moves, draw_after = _numbers(args.draw, 3, "--draw CP/MOVES/AFTER")
+    adjudication = Adjudication(
+        resign_cp,
+        0 if args.no_adjudicate else resign_moves,
+        draw_cp,
+        0 if args.no_adjudicate else draw_moves,
+        draw_after,
+        args.max_plies,
+    )
+    plan = MatchPlan(
+        specs[0],
+        specs[1],
+        args.variant,
+        load_openings(args.openings, args.variant),
+        tc,
+        games,
+        args.seed,
+        adjudication,
+        sprt,
+        args.time_margin / 1000,
+    )
+    backend = _backend(args)
+    try:
+        outcome = run_match(plan, backend, args.output, resume=args.resume, quiet=args.quiet)
+    finally:
+        backend.close()
+    print(summary(plan, outcome, backend.workers), flush=True)
+    if outcome.interrupted:
+        return _interrupted(args.output, "games")
+    return 0
+
+
+def _numbers(text: str, count: int, what: str) -> list[int]:
+    parts = text.split("/")
+    try:
+        values = [int(p) for p in parts]
+    except ValueError:
+        raise _Usage(f"bad {what}: {text!r}") from None
+    if len(values) != count or min(values) < 0:
+        raise _Usage(f"bad {what}: {text!r}")
+    return values
+
+
+def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "match",
+        help="play two engines against each other: Elo, LOS, SPRT",
+        description="Play pairs of games (each opening with colours swapped) between two "
+        "engines, on local worker processes or a Ray cluster, with W/D/L, pentanomial "
+        "pairs, Elo with its 95%% interval, LOS and an optional SPRT that stops the match "
+        "when it decides. ENGINE: royalchess[:level=N,elo=E,hash=MB,param.NAME=V,name=X] "
+        "(the built-in engine) or uci[OPTION=V,...,name=X]:COMMAND (any UCI engine; a "
+        "path alone also works). Games go to the PGN file as they end.",
+    )
+    parser.add_argument("engines", nargs=2, metavar="ENGINE", help="the two engines")
+    parser.add_argument("--variant", choices=("chess", "royal"), default="chess")
+    parser.add_argument(
+        "--games",
+        type=_positive,
+        default=None,
+        help="games to play (even; default 100, or 20000 as the limit of an SPRT)",
+    )
+    parser.add_argument(
+        "--openings",
+        metavar="FILE",
+        help="EPD/FEN, UCI move lines or PGN (default: the built-in balanced set of the variant)",
+    )
+    tc = parser.add_mutually_exclusive_group()
+    tc.add_argument("--nodes", type=_positive, help="nodes per move (repeatable games)")
+    tc.add_argument("--movetime", type=_positive, metavar="MS", help="milliseconds per move")
+    tc.add_argument("--tc", metavar="BASE+INC", help="clock: seconds plus increment, e.g. 10+0.1")
+    parser.add_argument(
+        "--sprt",
+        nargs="+",
+        metavar="K=V",
+        help="sequential test, e.g. --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 "
+        "[model=normalized|logistic]",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="opening order and weak levels")
+    parser.add_argument(
+        "--resign",
+        default="1000/3",
+        metavar="CP/MOVES",
+        help="adjudicate a win when both engines agree (default 1000/3)",
+    )
+    parser.add_argument(
+        "--draw",
+        default="10/8/40",
+        metavar="CP/MOVES/AFTER",
+        help="adjudicate a draw from move AFTER (default 10/8/40)",
+    )
+    parser.add_argument("--max-plies", type=_positive, default=400, help="then a draw (400)")
+    parser.add_argument("--no-adjudicate", action="store_true", help="play every game out")
+    parser.add_argument(
+        "--time-margin",
+        type=int,
+        default=100,
+        metavar="MS",
+        help="clock overrun allowed before a time forfeit (default 100)",
+    )
+    parser.add_argument("-o", "--output", default="match.pgn", help="PGN file (match.pgn)")
+    _add_backend_args(parser)
+    parser.set_defaults(handler=_run(_cmd_match))
+
+
+# -- analyse -----------------------------------------------------------------------------------
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    from royalchess.runner.analyse import run_analyse
+
+    try:
+        text = Path(args.games).read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise _Usage(f"cannot read {args.games!r}: {exc}") from None
+    nodes = args.nodes
+    if args.depth is None and args.movetime is None and nodes is None:
+        nodes = 100_000
+    backend = _backend(args)
+    try:
+        outcome = run_analyse(
+            text,
+            backend,
+            args.output,
+            depth=args.depth,
+            nodes=nodes,
+            movetime=None if args.movetime is None else args.movetime / 1000,
+            resume=args.resume,
+            quiet=args.quiet,
+        )
+    finally:
+        backend.close()
+    for skipped in outcome.skipped:
+        print(f"skipped {skipped}", file=sys.stderr)
+    i, m, b = outcome.judgements
+    rate = outcome.positions / outcome.seconds if outcome.seconds > 0 else 0.0
+    print(
+        f"analysed {outcome.analysed} games ({outcome.positions} positions, {rate:.1f}/s on "
+        f"{backend.workers} workers) into {args.output}"
+        + (f", {outcome.resumed} read back" if outcome.resumed else "")
+        + f"; {len(outcome.skipped)} skipped; {i} inaccuracies, {m} mistakes, {b} blunders",
+        flush=True,
+    )
+    if outcome.interrupted:
+        return _interrupted(args.output, "games")
+    return 0
+
+
+def _add_analyse(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "analyse",
+        help="annotate every move of a PGN file: evals, ?! ? ??, better lines, accuracy",
+        description="Evaluate every move of every game (chess or Royal Chess) and write the "
+        "annotated games: [%%eval] comments, ?! ? ?? with the better line as a variation, "
+        "and each side's accuracy (WhiteAccuracy/BlackAccuracy tags), as lichess does. "
+        "Malformed games are reported and skipped.",
+    )
+    parser.add_argument("games", metavar="GAMES.pgn")
+    parser.add_argument("-o", "--output", required=True, help="the annotated PGN file")
+    limit = parser.add_mutually_exclusive_group()
+    limit.add_argument("--depth", type=_positive, help="plies per position")
+    limit.add_argument("--nodes", type=_positive, help="nodes per position (default 100000)")
+    limit.add_argument("--movetime", type=_positive, metavar="MS", help="ms per position")
+    _add_backend_args(parser)
+    parser.set_defaults(handler=_run(_cmd_analyse))
+
+
+# -- datagen -----------------------------------------------------------------------------------
+
+
+def _cmd_datagen(args: argparse.Namespace) -> int:
+    from royalchess.runner.datagen import run_datagen
+
+    backend = _backend(args)
+    try:
+        outcome = run_datagen(
+            args.output,
+            backend,
+            positions=args.positions,
+            variant=args.variant,
+            nodes=args.nodes,
+            random_plies=args.random_plies,
+            seed=args.seed,
+            resume=args.resume,
+            quiet=args.quiet,
+        )
+    finally:
+        backend.close()
+    print(
+        f"{outcome.positions} positions in {args.output} ({outcome.games} new games, "
+        f"{outcome.seconds:.1f} s, {outcome.per_core:.1f} positions/s per worker, "
+        f"{outcome.workers} workers)",
+        flush=True,
+    )
+    if outcome.interrupted:
+        return _interrupted(args.output, "games")
+    return 0
+
+
+def _add_datagen(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "datagen",
+        help="self-play training positions with scores and results (binary file)",
+        description="Play self-play games from randomised openings at fixed nodes and "
+        "record each quiet position with its search score and the game's result, in the "
+        "compact format of royalchess.runner.datagen (read it back with read_positions).",
+    )
+    parser.add_argument("-o", "--output", required=True, help="the data file")
+    parser.add_argument("--positions", type=_positive, required=True, help="how many")
+    parser.add_argument("--variant", choices=("chess", "royal"), default="chess")
+    parser.add_argument("--nodes", type=_positive, default=5000, help="per move (5000)")
+    parser.add_argument("--random-plies", type=int, default=8, help="random opening plies (8)")
+    parser.add_argument("--seed", type=int, default=1)
+    _add_backend_args(parser)
+    parser.set_defaults(handler=_run(_cmd_datagen))
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``match``, ``analyse`` and ``datagen`` to the ``royalchess`` sub-commands."""
+    for add in (_add_match, _add_analyse, _add_datagen):
+        add(sub)

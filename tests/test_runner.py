@@ -1,0 +1,496 @@
+"""The runner on the local process pool: matches (repeatable at fixed nodes, a killed worker,
+Ctrl+C and --resume, SPRT stop, UCI forfeits), the SPRT arithmetic against published
+figures, analysis and self-play data. The same jobs on a real Ray cluster: test_runner_ray.py.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import chess.pgn
+import pytest
+from runner_units import CrashOnce, Square
+
+from royalchess import pgn
+from royalchess.board import Board
+from royalchess.cli import main
+from royalchess.runner.analyse import read_input, run_analyse
+from royalchess.runner.backends import LocalBackend
+from royalchess.runner.datagen import MAGIC, read_games, read_positions, run_datagen
+from royalchess.runner.match import MatchPlan, run_match
+from royalchess.runner.openings import builtin_openings, read_openings
+from royalchess.runner.output import open_output, pgn_prefix
+from royalchess.runner.players import EngineSpec, TimeControl
+from royalchess.runner.sprt import Sprt, estimate, llr, llr_approx
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def games_of(path: Path) -> list[tuple[int, tuple[str, ...], str, str]]:
+    """(unit, moves, result, termination) of every game of a PGN file, by unit."""
+    out = []
+    for game in pgn.read_games(path.read_text(encoding="utf-8")):
+        assert not game.errors, game.errors
+        moves = tuple(m.uci() for m in game.mainline_moves())
+        out.append(
+            (int(game.headers["Unit"]), moves, game.headers["Result"], game.headers["Termination"])
+        )
+    return sorted(out)
+
+
+def small_plan(games: int = 4, variant: str = "chess", **kw: object) -> MatchPlan:
+    return MatchPlan(
+        EngineSpec.parse("royalchess"),
+        EngineSpec.parse("royalchess:level=6"),
+        variant,
+        builtin_openings(variant),
+        TimeControl(nodes=300),
+        games,
+        seed=7,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+# -- statistics --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("penta", "elo", "elo_error", "nelo", "nelo_error"),
+    [
+        # fastchess's printed results (Elo/nElo with their 95% half-widths):
+        # "Ptnml(0-2): [1, 10, 78, 48, 13]" -> "Elo: 72.85 +/- 22.33, nElo: 132.30 +/- 39.32"
+        ([1, 10, 78, 48, 13], 72.85, 22.33, 132.30, 39.32),
+        # "Ptnml(0-2): [0, 0, 1, 8, 1]" -> "Elo: 190.85 +/- 65.54, nElo: 549.34 +/- 152.27"
+        ([0, 0, 1, 8, 1], 190.85, 65.54, 549.34, 152.27),
+        # "[352, 579, 1264, 743, 464]" -> "Elo: 19.83 +/- 6.77, nElo: 24.25 +/- 8.26"
+        ([352, 579, 1264, 743, 464], 19.83, 6.77, 24.25, 8.26),
+    ],
+)
+def test_elo_matches_published_fastchess_results(
+    penta: list[int], elo: float, elo_error: float, nelo: float, nelo_error: float
+) -> None:
+    est = estimate(penta)
+    assert (round(est.elo, 2), round(est.elo_error, 2)) == (elo, elo_error)
+    assert (round(est.nelo, 2), round(est.nelo_error, 2)) == (nelo, nelo_error)
+
+
+def test_llr_matches_published_sprt_results() -> None:
+    # fastchess, normalised-Elo GSPRT on pentanomial pairs:
+    # "Ptnml(0-2): [0, 0, 1, 8, 1] ... LLR: 1.24 (42.1%) (-2.94, 2.94) [0.00, 50.00]"
+    assert round(llr([0, 0, 1, 8, 1], 0, 50), 2) == 1.24
+    # "Ptnml(0-2): [352, 579, 1264, 743, 464] ... LLR: 4.60 (100.0%) (-4.60, 4.60) [9.00, 16.00]"
+    assert round(llr([352, 579, 1264, 743, 464], 9, 16), 2) == 4.60
+    # its bounds: ln(beta / (1 - alpha)) and ln((1 - beta) / alpha)
+    sprt = Sprt(0, 5, 0.05, 0.05)
+    assert (round(sprt.lower, 2), round(sprt.upper, 2)) == (-2.94, 2.94)
+    assert round(Sprt(9, 16, 0.01, 0.01).upper, 2) == 4.60
+
+
+def test_logistic_llr_by_hand() -> None:
+    """L=1000, D=2000, W=1100 (N=4100), H0 Elo 0 against H1 Elo 5.
+
+    Score s = (2000/2 + 1100)/4100 = 0.512195; variance v = (1000 s^2 + 2000 (1/2 - s)^2
+    + 1100 (1 - s)^2)/4100 = 0.127900. s0 = 1/2, s1 = 1/(1 + 10^(-5/400)) = 0.507195. The
+    Brownian approximation N (s1 - s0)(2s - s0 - s1) / 2v = 4100 * 0.007195 * 0.017195 /
+    0.255800 = 1.983; near H0 and H1 the exact GSPRT (maximum-likelihood distributions)
+    agrees with it to 0.1%: 1.981.
+    """
+    counts = [1000, 2000, 1100]
+    assert round(llr_approx(counts, 0, 5), 3) == 1.983
+    assert round(llr(counts, 0, 5, model="logistic"), 3) == 1.981
+    # at the midpoint of symmetric hypotheses the evidence is nil, in both models
+    assert abs(llr([5, 10, 20, 10, 5], -5, 5)) < 1e-9
+    assert abs(llr([5, 10, 20, 10, 5], -5, 5, model="logistic")) < 1e-9
+
+
+def test_sprt_parse_and_decide() -> None:
+    sprt = Sprt.parse(["elo0=0", "elo1=10", "alpha=0.05", "beta=0.1", "model=logistic"])
+    assert sprt == Sprt(0, 10, 0.05, 0.1, "logistic")
+    assert sprt.decision([0, 0, 0, 0, 0]) is None
+    assert sprt.decision([0, 10, 100, 200, 90]) == "H1"
+    assert sprt.decision([90, 200, 100, 10, 0]) == "H0"
+    with pytest.raises(ValueError, match="elo0"):
+        Sprt.parse(["elo0=5", "elo1=0"])
+    with pytest.raises(ValueError, match="bad SPRT setting"):
+        Sprt.parse(["gamma=1"])
+
+
+# -- matches -----------------------------------------------------------------------------------
+
+
+def test_engine_specs() -> None:
+    spec = EngineSpec.parse("royalchess:level=12,hash=8,param.rfp_margin=120,name=patch")
+    assert (spec.kind, spec.name) == ("royalchess", "patch")
+    assert spec.options == (("level", "12"), ("hash", "8"), ("param.rfp_margin", "120"))
+    uci = EngineSpec.parse("uci[Hash=16,UCI_Elo=2000,name=sf,env.X=1]:/usr/games/stockfish -q")
+    assert (uci.kind, uci.name, uci.command) == ("uci", "sf", "/usr/games/stockfish -q")
+    assert uci.options == (("Hash", "16"), ("UCI_Elo", "2000")) and uci.env == (("X", "1"),)
+    with pytest.raises(ValueError, match="unknown royalchess option"):
+        EngineSpec.parse("royalchess:depth=3")
+    with pytest.raises(ValueError, match="bad ENGINE"):
+        EngineSpec.parse("no-such-engine-anywhere")
+    assert TimeControl.parse(None, None, "10+0.1") == TimeControl(base=10.0, inc=0.1)
+
+
+def test_openings_files(tmp_path: Path) -> None:
+    assert len(builtin_openings("chess")) == 40 and len(builtin_openings("royal")) == 100
+    epd = 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - id "e4e5";\n'
+    (opening,) = read_openings(epd, "chess")
+    assert opening.board("chess").fen().startswith("rnbqkbnr/pppp1ppp/8/4p3/4P3/")
+    (opening,) = read_openings('[Variant "Royal Chess"]\n\n1. e4 e5 *\n', "royal", pgn=True)
+    assert opening.moves == ("e2e4", "e7e5")
+    with pytest.raises(ValueError, match="line 2"):
+        read_openings("e2e4 e7e5\ne2e5\n", "chess")
+
+
+def test_fixed_node_match_is_the_same_with_one_or_two_workers(tmp_path: Path) -> None:
+    plan = small_plan(4)
+    one = run_match(plan, LocalBackend(1), str(tmp_path / "one.pgn"), quiet=True)
+    two = run_match(plan, LocalBackend(2), str(tmp_path / "two.pgn"), quiet=True)
+    assert games_of(tmp_path / "one.pgn") == games_of(tmp_path / "two.pgn")
+    assert one.stats == two.stats and one.stats.games == 4 and sum(one.stats.penta) == 2
+    # python-chess reads every game, with the result and our tags
+    text = (tmp_path / "one.pgn").read_text()
+    handle = io.StringIO(text)
+    parsed = [chess.pgn.read_game(handle) for _ in range(4)]
+    assert all(g is not None and not g.errors for g in parsed)
+    assert {g.headers["TimeControl"] for g in parsed} == {"nodes=300"}
+
+
+def test_royal_match_carries_the_variant_tag(tmp_path: Path) -> None:
+    out = tmp_path / "royal.pgn"
+    result = run_match(small_plan(2, "royal"), LocalBackend(2), str(out), quiet=True)
+    assert result.stats.games == 2
+    games = list(pgn.read_games(out.read_text()))
+    assert [g.headers["Variant"] for g in games] == ["Royal Chess"] * 2
+    assert all(g.variant == "royal" and not g.errors for g in games)
+
+
+class CrashingBackend(LocalBackend):
+    """The local pool, with unit *victim* killing its worker the first time it runs."""
+
+    def __init__(self, jobs: int, victim: int, marker: Path) -> None:
+        super().__init__(jobs)
+        self.victim, self.marker = victim, str(marker)
+
+    def map(self, units):  # type: ignore[no-untyped-def]
+        wrapped = (CrashOnce(u, self.marker) if u.id == self.victim else u for u in units)
+        return super().map(wrapped)
+
+
+def test_killed_worker_is_retried_and_every_unit_counted_once(tmp_path: Path) -> None:
+    backend = LocalBackend(2)
+    marker = tmp_path / "killed"
+    units = [Square(i) for i in range(6)]
+    results = list(backend.map(CrashOnce(u, str(marker)) if u.id == 2 else u for u in units))
+    assert marker.exists() and backend.restarts == 1
+    assert sorted((unit.id, value) for unit, value in results) == [(i, i * i) for i in range(6)]
+    # a whole match: the killed game is played again, each game written and counted once
+    plan = small_plan(6)
+    crash = CrashingBackend(2, victim=3, marker=tmp_path / "killed-game")
+    outcome = run_match(plan, crash, str(tmp_path / "crash.pgn"), quiet=True)
+    assert crash.restarts == 1 and outcome.stats.games == 6 and sum(outcome.stats.penta) == 3
+    reference = run_match(plan, LocalBackend(2), str(tmp_path / "ref.pgn"), quiet=True)
+    assert games_of(tmp_path / "crash.pgn") == games_of(tmp_path / "ref.pgn")
+    assert outcome.stats == reference.stats
+
+
+def test_ctrl_c_then_resume_plays_each_game_once(tmp_path: Path) -> None:
+    out = tmp_path / "match.pgn"
+    command = [
+        sys.executable,
+        "-m",
+        "royalchess",
+        "match",
+        "royalchess",
+        "royalchess:level=4",
+        "--nodes",
+        "1500",
+        "--games",
+        "10",
+        "--seed",
+        "3",
+        "-j",
+        "1",
+        "-q",
+        "-o",
+        str(out),
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and process.poll() is None:
+            if out.exists() and out.read_text().count("[Unit ") >= 2:
+                break
+            time.sleep(0.05)
+        assert process.poll() is None, "the match ended before it could be interrupted"
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
+    assert "--resume" in err
+    finished = games_of(out)
+    assert 2 <= len(finished) < 10
+    # a game cut off in the middle of writing is dropped on resume
+    with out.open("a") as handle:
+        handle.write('[Event "royalchess match"]\n[Site "?"]\n[Date "2026.')
+    assert main([*command[3:], "--resume"]) == 0
+    resumed = games_of(out)
+    assert [g[0] for g in resumed] == list(range(10))
+    assert resumed[: len(finished)] == finished or set(finished) <= set(resumed)
+    reference = tmp_path / "reference.pgn"
+    assert main([*command[3:-1], str(reference)]) == 0
+    assert resumed == games_of(reference)
+    # without --resume an existing file is never overwritten
+    assert main(command[3:]) == 2
+
+
+def test_sprt_stops_the_match_when_it_decides(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "sprt.pgn"
+    code = main(
+        [
+            "match",
+            "royalchess",
+            "royalchess:level=1",
+            "--nodes",
+            "300",
+            "--games",
+            "200",
+            "--sprt",
+            "elo0=0",
+            "elo1=300",
+            "alpha=0.1",
+            "beta=0.1",
+            "model=logistic",
+            "-j",
+            "2",
+            "-q",
+            "-o",
+            str(out),
+        ]
+    )
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert "SPRT: H1 (elo1) accepted" in text
+    played = len(games_of(out))
+    assert 2 <= played < 40
+    llr_line = next(line for line in text.splitlines() if line.startswith("LLR: "))
+    assert float(llr_line.split()[1]) >= round(math.log(0.9 / 0.1), 2)
+
+
+FAKE_UCI = textwrap.dedent(
+    """
+    import sys, time
+    mode = sys.argv[1]
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "uci":
+            print("id name fake"); print("uciok", flush=True)
+        elif words[0] == "isready":
+            print("readyok", flush=True)
+        elif words[0] == "go":
+            if mode == "crash":
+                sys.exit(3)
+            if mode == "slow":
+                time.sleep(5)
+            print("info depth 1 score cp 10 pv e1e8")
+            print("bestmove e1e8", flush=True)
+        elif words[0] == "quit":
+            break
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("mode", "termination", "tc"),
+    [
+        ("illegal", "rules infraction", ["--nodes", "200"]),
+        ("crash", "abandoned", ["--nodes", "200"]),
+        ("slow", "time forfeit", ["--tc", "0.2+0"]),
+    ],
+)
+def test_uci_engine_faults_lose_the_game_and_are_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], mode: str, termination: str, tc: list[str]
+) -> None:
+    script = tmp_path / "fake.py"
+    script.write_text(FAKE_UCI)
+    out = tmp_path / "faults.pgn"
+    code = main(
+        [
+            "match",
+            "royalchess",
+            f"uci[name=fake]:{sys.executable} {script} {mode}",
+            *tc,
+            "--games",
+            "2",
+            "-j",
+            "2",
+            "-q",
+            "-o",
+            str(out),
+        ]
+    )
+    text = capsys.readouterr().out
+    assert code == 0, text
+    games = games_of(out)
+    assert [g[3] for g in games] == [termination, termination]
+    # the fake is Black in game 0 and White in game 1: it lost both
+    assert [g[2] for g in games] == ["1-0", "0-1"]
+    assert "Games: 2, Wins: 2, Losses: 0, Draws: 0" in text
+    assert f"Lost by {termination}: fake 2" in text
+
+
+# -- analysis ----------------------------------------------------------------------------------
+
+GAMES = """\
+[Event "fool"]
+[White "A"]
+[Black "B"]
+[Result "0-1"]
+
+1. f3 e5 2. g4 Qh4# 0-1
+
+[Event "broken"]
+[Result "*"]
+
+1. e4 e5 2. Ke3 Nf6 *
+
+[Event "royal"]
+[Variant "Royal Chess"]
+[Result "*"]
+
+1. e4 e5 2. Gf3 *
+"""
+
+
+def test_analyse_marks_the_blunder_and_skips_the_malformed_game(tmp_path: Path) -> None:
+    out = tmp_path / "annotated.pgn"
+    outcome = run_analyse(GAMES, LocalBackend(2), str(out), nodes=3000, quiet=True)
+    assert outcome.analysed == 2
+    assert [(s.number, s.line) for s in outcome.skipped] == [(2, 11)]
+    assert "Ke3" in outcome.skipped[0].reason
+    games = {g.headers["Event"]: g for g in pgn.read_games(out.read_text())}
+    assert set(games) == {"fool", "royal"}
+    # python-chess reads the standard game: evals on every move but the mate, ?? on 2. g4
+    handle = io.StringIO(out.read_text())
+    parsed = {}
+    while (game := chess.pgn.read_game(handle)) is not None:
+        parsed[game.headers["Event"]] = game
+    fool = parsed["fool"]
+    nodes = list(fool.mainline())
+    assert [n.san() for n in nodes] == ["f3", "e5", "g4", "Qh4#"]
+    g4 = nodes[2]
+    assert g4.nags == {chess.pgn.NAG_BLUNDER}
+    assert g4.eval() is not None and g4.eval().white().mate() == -1
+    assert all(n.eval() is not None for n in nodes[:3]) and nodes[3].eval() is None
+    assert "was best" in g4.comment
+    assert len(g4.parent.variations) == 2  # the better line as a variation
+    assert g4.parent.variations[1].move != g4.move
+    assert float(fool.headers["WhiteAccuracy"]) < float(fool.headers["BlackAccuracy"])
+    royal = games["royal"]
+    assert royal.variant == "royal" and "WhiteAccuracy" in royal.headers
+    assert all("[%eval " in node.comment for node in royal.mainline())
+
+
+def test_analyse_cli_reports_skipped_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "in.pgn"
+    source.write_text(GAMES)
+    out = tmp_path / "out.pgn"
+    assert main(["analyse", str(source), "-o", str(out), "--depth", "3", "-j", "1", "-q"]) == 0
+    captured = capsys.readouterr()
+    assert "skipped game 2 (line 11): move 2. Ke3" in captured.err
+    assert "analysed 2 games" in captured.out
+    # everything done: resuming runs nothing again
+    assert main(["analyse", str(source), "-o", str(out), "--depth", "3", "-q", "--resume"]) == 0
+    assert "analysed 0 games" in capsys.readouterr().out
+    assert len(list(pgn.read_games(out.read_text()))) == 2
+    assert read_input(GAMES)[1][0].number == 2
+
+
+# -- self-play data ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["chess", "royal"])
+def test_datagen_writes_positions_that_read_back(tmp_path: Path, variant: str) -> None:
+    out = tmp_path / f"{variant}.bin"
+    first = run_datagen(
+        str(out), LocalBackend(2), positions=40, variant=variant, nodes=200, quiet=True
+    )
+    assert first.positions == 40 and out.read_bytes().startswith(MAGIC)
+    positions = list(read_positions(out))
+    assert len(positions) == 40
+    for p in positions:
+        board = Board(p.fen, variant=variant)
+        assert not board.is_check() and board.ply() == p.ply >= 8
+        assert p.variant == variant and p.result in (-1, 0, 1) and abs(p.score) <= 32000
+    # resume to 60: the first 40 stay as they were, cut-off bytes at the end are dropped
+    with out.open("ab") as handle:
+        handle.write(b"\x07\x00\x00")
+    more = run_datagen(
+        str(out), LocalBackend(2), positions=60, variant=variant, nodes=200, resume=True, quiet=True
+    )
+    assert more.resumed_positions == 40 and more.positions == 60
+    again = list(read_positions(out))
+    assert len(again) == 60 and again[:40] == positions
+    ids = [g.id for g in read_games(out)]
+    assert len(ids) == len(set(ids))
+
+
+def test_output_refuses_to_overwrite_and_cuts_partial_records(tmp_path: Path) -> None:
+    path = tmp_path / "x.pgn"
+    path.write_text('[Event "a"]\n\n1. e4 *\n\n[Event "b"]\n\n1. d4')
+    with pytest.raises(Exception, match="--resume"):
+        open_output(path, resume=False, prefix=pgn_prefix)
+    with open_output(path, resume=True, prefix=pgn_prefix) as sink:
+        assert sink.kept == b'[Event "a"]\n\n1. e4 *\n\n'
+    assert path.read_bytes() == b'[Event "a"]\n\n1. e4 *\n\n'
+
+
+def test_ray_missing_says_how_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
+    code = main(
+        [
+            "match",
+            "royalchess",
+            "royalchess",
+            "--nodes",
+            "100",
+            "--games",
+            "2",
+            "--ray",
+            "-o",
+            str(tmp_path / "x.pgn"),
+        ]
+    )
+    assert code == 2
+    assert "pip install 'royalchess[cluster]'" in capsys.readouterr().err
+
+
+def test_bench_match_keeps_its_helpers() -> None:
+    sys.path.insert(0, str(REPO / "bench"))
+    try:
+        import match as bench_match
+    finally:
+        sys.path.pop(0)
+    assert bench_match.load_openings()[0] == list(builtin_openings("chess")[0].moves)
+    elo, low, high = bench_match.elo_interval(30, 20, 10)
+    assert low < elo < high and round(elo) == 120
+    assert os.path.exists(REPO / "royalchess" / "runner" / "openings" / "royal.txt")
