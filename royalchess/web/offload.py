@@ -70,8 +70,11 @@ class Offload:
             raise ValueError("seconds and processes must be positive")
         self.seconds = seconds
         self._slots = threading.BoundedSemaphore(processes)
-        self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(_PRELOAD)
+        if "forkserver" in multiprocessing.get_all_start_methods():
+            self._context = multiprocessing.get_context("forkserver")
+            self._context.set_forkserver_preload(_PRELOAD)
+        else:  # Windows: each job starts a fresh interpreter
+            self._context = multiprocessing.get_context("spawn")
 
     async def run(self, func: Callable[..., T], *args: Any) -> T:
         """Run ``func(*args)`` in a child process and return its result."""
