@@ -6,9 +6,10 @@ Every request passes, in this order:
    (whose ``Host`` is its own domain) is refused;
 2. the token check (401), when a token is set (always when serving beyond loopback): a
    cookie set on the first visit with ``?token=...``, or ``Authorization: Bearer``;
-3. for POST/PUT/PATCH/DELETE, the same-origin check (403: a foreign ``Origin`` or a
-   ``Sec-Fetch-Site`` other than ``same-origin``/``none``) and ``Content-Type:
-   application/json`` (415), which no HTML form or "simple" cross-site fetch can send;
+3. for POST/PUT/PATCH/DELETE (any method but GET/HEAD/OPTIONS), the same-origin check
+   (403: a foreign ``Origin`` or a ``Sec-Fetch-Site`` other than ``same-origin``/``none``)
+   and ``Content-Type: application/json`` (415), which no HTML form or "simple"
+   cross-site fetch can send;
 4. the body limit (413): a ``Content-Length`` above it is refused before reading, a
    chunked body is counted while it streams and refused once it passes the limit.
 
@@ -65,7 +66,9 @@ HEADERS: dict[str, str] = {
 }
 """Sent on every response."""
 
-UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+"""Methods that change nothing; every other one (POST, PUT, PATCH, DELETE, anything
+unknown) must be same-origin JSON."""
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 WILDCARDS = ("0.0.0.0", "::", "")
 
@@ -155,6 +158,7 @@ class Policy:
         return names
 
     def accepts_ip_literals(self) -> bool:
+        """Whether any IP address is accepted in ``Host`` (a wildcard bind)."""
         return self.host.strip("[]").lower() in WILDCARDS
 
 
@@ -168,7 +172,7 @@ class SecurityMiddleware:
         self._token = None if self.policy.token is None else self.policy.token.encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http":  # lifespan; the app has no websockets
             await self.app(scope, receive, send)
             return
         send = _with_headers(send)
@@ -188,7 +192,7 @@ class SecurityMiddleware:
             if done:
                 return
         method = scope["method"]
-        if method in UNSAFE_METHODS:
+        if method not in SAFE_METHODS:
             problem = _cross_site(scope, headers, host)
             if problem:
                 await _refuse(scope, send, 403, problem)
