@@ -15,6 +15,7 @@ effect (it may be killed at any point); its errors come back as :class:`ApiError
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.context
 import threading
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -70,9 +71,13 @@ class Offload:
             raise ValueError("seconds and processes must be positive")
         self.seconds = seconds
         self._slots = threading.BoundedSemaphore(processes)
+        self._context: (
+            multiprocessing.context.ForkServerContext | multiprocessing.context.SpawnContext
+        )
         if "forkserver" in multiprocessing.get_all_start_methods():
-            self._context = multiprocessing.get_context("forkserver")
-            self._context.set_forkserver_preload(_PRELOAD)
+            forkserver = multiprocessing.get_context("forkserver")
+            forkserver.set_forkserver_preload(_PRELOAD)
+            self._context = forkserver
         else:  # Windows: each job starts a fresh interpreter
             self._context = multiprocessing.get_context("spawn")
 
@@ -84,7 +89,7 @@ class Offload:
             raise ApiError(503, "the server is busy with other imports: try again shortly")
         try:
             # The thread only waits (in poll(), without the GIL) while the child works.
-            return await anyio.to_thread.run_sync(self._run, func, args)  # type: ignore[no-any-return]
+            return await anyio.to_thread.run_sync(self._run, func, args)
         finally:
             self._slots.release()
 

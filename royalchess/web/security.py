@@ -206,10 +206,10 @@ class SecurityMiddleware:
                     "the API takes JSON only: send Content-Type: application/json",
                 )
                 return
-        receive = await self._limited_body(scope, receive, send, headers)
-        if receive is None:
+        replay = await self._limited_body(scope, receive, send, headers)
+        if replay is None:
             return
-        await self.app(scope, receive, send)
+        await self.app(scope, replay, send)
 
     def _host_ok(self, header: str) -> bool:
         name = _split_host(header)
