@@ -27,10 +27,16 @@ export function pieceImage(color, letter) {
 }
 
 export class BoardView {
-  constructor(element, { onMove, onPrompt }) {
+  constructor(element, { onMove, onPrompt, onIllegal }) {
     this.element = element;
     this.onMove = onMove;
     this.onPrompt = onPrompt || (() => {});
+    // Called with (from, to) when a click or a drag asks for a move that is not legal.
+    this.onIllegal = onIllegal || (() => {});
+    this._selected = undefined; // the square selected before the latest click
+    // A drop on a square the piece cannot go to fires no chessground event: look at the drag
+    // as the button goes up, before chessground ends it (capture phase, on window).
+    for (const type of ['mouseup', 'touchend']) window.addEventListener(type, e => this._dropped(e), true);
     this.orientation = 'white';
     this.files = 0;
     this.legal = [];
@@ -61,7 +67,12 @@ export class BoardView {
         rookCastle: false,
         events: { after: (orig, dest) => this._afterMove(orig, dest) },
       },
-      events: { select: () => setTimeout(() => this._markSelection(), 0) },
+      events: {
+        select: key => {
+          this._clicked(key);
+          setTimeout(() => this._markSelection(), 0);
+        },
+      },
     });
   }
 
@@ -123,6 +134,35 @@ export class BoardView {
       dests.set(m.from, list);
     }
     return dests;
+  }
+
+  _isLegal(from, to) {
+    // A Royal castling may also be asked for by putting the King on its own Rook.
+    return this.legal.some(m => m.from === from && (m.to === to || (m.castling && m.castling.rook_from === to)));
+  }
+
+  _pieceAt(key) {
+    const s = this.cg.state;
+    return (s.boardState ? s.boardState.pieces : s.pieces).get(key);
+  }
+
+  // A click on a square after selecting a piece: an illegal move unless the square is one of
+  // that piece's destinations or holds another piece of the mover (which it then selects).
+  _clicked(key) {
+    const before = this._selected;
+    this._selected = this.cg.state.selectable.selected;
+    if (!key || !before || before === key || this.mode || !this.legal.length || this._isLegal(before, key)) return;
+    const piece = this._pieceAt(key);
+    if (piece && piece.color === this.cg.state.turnColor) return;
+    this.onIllegal(before, key);
+  }
+
+  _dropped(event) {
+    const drag = this.cg && this.cg.state.draggable.current;
+    if (!drag || !drag.started || !drag.orig || this.mode || !this.legal.length) return;
+    const point = event.changedTouches ? event.changedTouches[0] : event;
+    const key = this.cg.getKeyAtDomPos([point.clientX, point.clientY]);
+    if (key && key !== drag.orig && !this._isLegal(drag.orig, key)) this.onIllegal(drag.orig, key);
   }
 
   // Mark a selected Guard's minor targets (its major ones keep the plain dots).
