@@ -163,7 +163,7 @@ def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="play two engines against each other: Elo, LOS, SPRT",
         description="Play pairs of games (each opening with colours swapped) between two "
         "engines, on local worker processes or a Ray cluster, with W/D/L, pentanomial "
-        "pairs, Elo with its 95%% interval, LOS and an optional SPRT that stops the match "
+        "pairs, Elo with its 95% interval, LOS and an optional SPRT that stops the match "
         "when it decides. ENGINE: royalchess[:level=N,elo=E,hash=MB,param.NAME=V,name=X] "
         "(the built-in engine) or uci[OPTION=V,...,name=X]:COMMAND (any UCI engine; a "
         "path alone also works). Games go to the PGN file as they end.",
@@ -267,7 +267,7 @@ def _add_analyse(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "analyse",
         help="annotate every move of a PGN file: evals, ?! ? ??, better lines, accuracy",
         description="Evaluate every move of every game (chess or Royal Chess) and write the "
-        "annotated games: [%%eval] comments, ?! ? ?? with the better line as a variation, "
+        "annotated games: [%eval] comments, ?! ? ?? with the better line as a variation, "
         "and each side's accuracy (WhiteAccuracy/BlackAccuracy tags), as lichess does. "
         "Malformed games are reported and skipped.",
     )
