@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import re
+import socket
 import statistics
 import threading
 import time
@@ -231,7 +232,9 @@ def test_lan_host_names(db: Path) -> None:
     with TestClient(lan_app(db), base_url=LAN, headers=ok) as c:
         # A wildcard bind answers to any IP literal and this machine's names, never to a
         # domain a rebinding page could use.
-        for host in ("192.168.1.20:8000", "10.0.0.7", "[fe80::1]:8000", "localhost:8000"):
+        here = socket.gethostname().split(".")[0].lower()
+        hosts = ("192.168.1.20:8000", "10.0.0.7", "[fe80::1]:8000", "localhost:8000")
+        for host in (*hosts, f"{here}:8000", f"{here}.local"):
             assert c.get("/api/games", headers={"Host": host}).status_code == 200, host
         assert_refused(c.get("/api/games", headers={"Host": "evil.example"}), 400, "host")
     with TestClient(lan_app(db, host="192.168.1.20"), base_url=LAN, headers=ok) as c:

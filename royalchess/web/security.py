@@ -108,16 +108,13 @@ def _split_host(header: str) -> str | None:
 
 
 def _machine_names() -> set[str]:
-    """This machine's own names, as a device on the LAN may type them."""
-    names: set[str] = set()
-    for lookup in (socket.gethostname, socket.getfqdn):
-        try:
-            name = lookup().lower()
-        except OSError:
-            continue
-        if name:
-            names.update({name, name.split(".")[0], name.split(".")[0] + ".local"})
-    return names
+    """This machine's own names, as a device on the LAN may type them (its host name, and
+    the mDNS ``NAME.local``); no DNS lookup, which could hang the start."""
+    name = socket.gethostname().lower()
+    if not name:
+        return set()
+    short = name.split(".")[0]
+    return {name, short, short + ".local"}
 
 
 @dataclass(frozen=True)
