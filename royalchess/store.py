@@ -15,6 +15,10 @@ as it was); a database written by a newer royalchess (a version above
 >>> store.append_move(game_id, 0, "e2e4")
 >>> store.get(game_id).moves
 ['e2e4']
+>>> store.append_move(game_id, 0, "d2d4")  # doctest: +IGNORE_EXCEPTION_DETAIL
+Traceback (most recent call last):
+...
+royalchess.store.GameChangedError: game 1 has 1 moves now, not 0: it was changed elsewhere
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from typing import Any
 __all__ = [
     "MIGRATIONS",
     "SCHEMA_VERSION",
+    "GameChangedError",
     "GameNotFoundError",
     "GameRecord",
     "GameStore",
@@ -102,6 +107,11 @@ class GameNotFoundError(LookupError):
     """No game has the id asked for."""
 
 
+class GameChangedError(RuntimeError):
+    """A checked write found the game other than its writer saw it (another window or
+    process changed it first); nothing was written."""
+
+
 @dataclass
 class GameRecord:
     """One saved game as stored: its settings, its moves in UCI, and how it ended."""
@@ -137,7 +147,11 @@ def default_db_path() -> Path:
 class GameStore:
     """The saved games in one SQLite file (``":memory:"`` for a throw-away store).
 
-    Thread-safe: one connection, used under a lock. Every write commits at once.
+    Thread-safe: one connection, used under a lock. Every write commits at once, in a
+    ``BEGIN IMMEDIATE`` transaction, so writers in other processes (the terminal and the web
+    app on one file) take turns; the writes made from a game as shown (a move, a takeback, a
+    result, new settings) carry the number of moves that game had and are refused with
+    :class:`GameChangedError` when it has another number now.
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
@@ -290,33 +304,80 @@ class GameStore:
         result: str = "*",
         termination: str | None = None,
     ) -> None:
-        """Save the move played at *ply* (0-based) and the game's result after it."""
+        """Save the move played at *ply* (0-based) and the game's result after it.
+
+        Only if the game still has exactly *ply* moves and no result, checked in the same
+        transaction as the write; else :class:`GameChangedError` and nothing is written. So
+        a move is never saved over another one, after a gap, or after the end.
+        """
         with self._transaction() as db:
-            self._touch(db, game_id, result=result, termination=termination)
-            db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+            self._check(db, game_id, ply, unfinished=True)
             db.execute("INSERT INTO moves (game_id, ply, uci) VALUES (?,?,?)", (game_id, ply, uci))
+            self._touch(db, game_id, result=result, termination=termination)
 
-    def truncate(self, game_id: int, plies: int) -> None:
-        """Keep only the first *plies* moves (a takeback); the game is unfinished again."""
+    def truncate(self, game_id: int, plies: int, *, ply: int | None) -> None:
+        """Keep only the first *plies* moves (a takeback); the game is unfinished again.
+
+        *ply* is the number of moves the game had when the takeback was asked for
+        (:class:`GameChangedError` if it has another number now); ``None`` skips the check.
+        """
         with self._transaction() as db:
-            self._touch(db, game_id, result="*", termination=None)
+            self._check(db, game_id, ply)
             db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, plies))
+            self._touch(db, game_id, result="*", termination=None)
 
-    def set_result(self, game_id: int, result: str, termination: str | None) -> None:
-        """Record how the game ended (``'*'`` to reopen it)."""
+    def set_result(
+        self, game_id: int, result: str, termination: str | None, *, ply: int | None
+    ) -> None:
+        """Record how the game ended (``'*'`` to reopen it).
+
+        With *ply*, only if the game has that many moves and no result yet (else
+        :class:`GameChangedError`); ``None`` skips the check.
+        """
         with self._transaction() as db:
+            self._check(db, game_id, ply, unfinished=ply is not None)
             self._touch(db, game_id, result=result, termination=termination)
 
     def update_settings(
-        self, game_id: int, *, mode: str, white: str, black: str, level: int
+        self,
+        game_id: int,
+        *,
+        mode: str,
+        white: str,
+        black: str,
+        level: int,
+        ply: int | None = None,
     ) -> None:
-        """Change who plays which side and the computer's level."""
+        """Change who plays which side and the computer's level (with *ply*: only if the
+        game still has that many moves, else :class:`GameChangedError`)."""
         with self._transaction() as db:
+            self._check(db, game_id, ply)
             self._touch(db, game_id)
             db.execute(
                 "UPDATE games SET mode = ?, white = ?, black = ?, level = ? WHERE id = ?",
                 (mode, white, black, level, game_id),
             )
+
+    @staticmethod
+    def _check(
+        db: sqlite3.Connection, game_id: int, ply: int | None, *, unfinished: bool = False
+    ) -> None:
+        """Raise unless game *game_id* exists with *ply* moves (and, if *unfinished*, no
+        result): the optimistic-concurrency check of every write made from a game as shown."""
+        row = db.execute(
+            "SELECT result, (SELECT COUNT(*) FROM moves WHERE game_id = games.id) "
+            "FROM games WHERE id = ?",
+            (game_id,),
+        ).fetchone()
+        if row is None:
+            raise GameNotFoundError(f"no game with id {game_id}")
+        result, count = row[0], int(row[1])
+        if ply is not None and count != ply:
+            raise GameChangedError(
+                f"game {game_id} has {count} moves now, not {ply}: it was changed elsewhere"
+            )
+        if unfinished and result != "*":
+            raise GameChangedError(f"game {game_id} is over ({result}): it was ended elsewhere")
 
     def delete(self, game_id: int) -> None:
         """Delete a game and its moves."""
@@ -348,17 +409,22 @@ class GameStore:
     def get(self, game_id: int) -> GameRecord:
         """Return the game *game_id* with its moves; raise :class:`GameNotFoundError`."""
         with self._lock:
-            row = self._db.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
-            ).fetchone()
-            if row is None:
-                raise GameNotFoundError(f"no game with id {game_id}")
-            moves = [
-                r[0]
-                for r in self._db.execute(
-                    "SELECT uci FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
-                )
-            ]
+            # one read transaction: the game and its moves as of one moment
+            self._db.execute("BEGIN")
+            try:
+                row = self._db.execute(
+                    f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+                ).fetchone()
+                moves = [
+                    r[0]
+                    for r in self._db.execute(
+                        "SELECT uci FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+                    )
+                ]
+            finally:
+                self._db.execute("COMMIT")
+        if row is None:
+            raise GameNotFoundError(f"no game with id {game_id}")
         return GameRecord(**dict(row), moves=moves, plies=len(moves))
 
     def game_ids(self, status: str = "all") -> list[int]:

@@ -297,7 +297,7 @@ class FirstMove:
     def __init__(self) -> None:
         self.levels: list[int] = []
 
-    def play(self, board: Board, level: int) -> Move:
+    def play(self, board: Board, level: int, **where: Any) -> Move:
         self.levels.append(level)
         return min(board.legal_moves, key=lambda m: m.uci())
 
@@ -308,7 +308,7 @@ class FirstMove:
 class Broken:
     """A stand-in computer that fails as an engine that cannot be loaded does."""
 
-    def play(self, board: Board, level: int) -> Move:
+    def play(self, board: Board, level: int, **where: Any) -> Move:
         raise RuntimeError("the engine is not available")
 
     def hint(self, board: Board) -> Move | None:
@@ -386,7 +386,7 @@ def test_resign_and_draw_claims_are_saved(store: GameStore) -> None:
     assert "Draw by threefold repetition (claimed). 1/2-1/2" in out
     assert "The game is over: no moves." in out
     rec = store.get(2)
-    assert (rec.result, rec.termination) == ("1/2-1/2", "threefold repetition")
+    assert (rec.result, rec.termination) == ("1/2-1/2", "threefold repetition (claimed)")
 
 
 def test_checkmate_ends_the_game_and_a_takeback_reopens_it(store: GameStore) -> None:

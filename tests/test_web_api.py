@@ -42,8 +42,19 @@ def new_game(client: TestClient, **options: Any) -> dict[str, Any]:
     return response.json()  # type: ignore[no-any-return]
 
 
+def ply_of(client: TestClient, game_id: int) -> int:
+    """The number of moves of the game now: what every change must carry as ``ply``."""
+    return int(client.get(f"/api/games/{game_id}").json()["ply"])
+
+
+def act(client: TestClient, game_id: int, action: str, **body: Any) -> Any:
+    """POST *action* on the game as it is now (its current ply), as the page does."""
+    body.setdefault("ply", ply_of(client, game_id))
+    return client.post(f"/api/games/{game_id}/{action}", json=body)
+
+
 def play(client: TestClient, game_id: int, move: str) -> dict[str, Any]:
-    response = client.post(f"/api/games/{game_id}/move", json={"move": move})
+    response = act(client, game_id, "move", move=move)
     assert response.status_code == 200, response.text
     return response.json()  # type: ignore[no-any-return]
 
@@ -123,7 +134,7 @@ def test_list_resume_and_delete(client: TestClient) -> None:
     first = new_game(client)
     second = new_game(client, variant="royal")
     play(client, first["id"], "e4")
-    client.post(f"/api/games/{second['id']}/resign", json={"color": "white"})
+    act(client, second["id"], "resign", color="white")
     unfinished = client.get("/api/games?status=unfinished").json()["games"]
     assert [g["id"] for g in unfinished] == [first["id"]] and unfinished[0]["plies"] == 1
     finished = client.get("/api/games?status=finished").json()["games"]
@@ -139,8 +150,8 @@ def test_list_resume_and_delete(client: TestClient) -> None:
 @pytest.mark.parametrize("path", ["/api/games/999", "/api/games/abc", "/api/games/-1/legal"])
 def test_unknown_game(client: TestClient, path: str) -> None:
     assert_error(client.get(path), 404, "no game")
-    assert_error(client.post("/api/games/999/move", json={"move": "e4"}), 404, "no game")
-    assert_error(client.post("/api/games/999/takeback"), 404, "no game")
+    assert_error(client.post("/api/games/999/move", json={"move": "e4", "ply": 0}), 404, "no game")
+    assert_error(client.post("/api/games/999/takeback", json={"ply": 0}), 404, "no game")
     assert_error(client.get("/api/games/999/hint"), 404, "no game")
     assert_error(client.get("/api/games/999/pgn"), 404, "no game")
 
@@ -206,6 +217,8 @@ def test_bad_moves_leave_the_game_unchanged(
     game = new_game(client)
     play(client, game["id"], "e4")
     before = client.get(f"/api/games/{game['id']}").json()
+    if isinstance(body, dict):
+        body = {**body, "ply": 1}
     assert_error(client.post(f"/api/games/{game['id']}/move", json=body), status, words)
     assert client.get(f"/api/games/{game['id']}").json() == before
 
@@ -228,8 +241,8 @@ def test_checkmate_ends_the_game(client: TestClient) -> None:
     assert state["finished"] and state["result"] == "0-1"
     assert state["reason"] == "Black wins by checkmate" and state["check"] == "e1"
     assert state["legal"] == [] and state["moves"][-1]["san"] == "Qh4#"
-    assert_error(client.post(f"/api/games/{game['id']}/move", json={"move": "a3"}), 409, "over")
-    assert_error(client.post(f"/api/games/{game['id']}/resign"), 409, "over")
+    assert_error(act(client, game["id"], "move", move="a3"), 409, "over")
+    assert_error(act(client, game["id"], "resign"), 409, "over")
     assert_error(client.get(f"/api/games/{game['id']}/hint"), 409, "over")
     assert_error(client.get(f"/api/games/{game['id']}/evaluation"), 409, "over")
 
@@ -249,7 +262,7 @@ def test_royal_castling_with_a_guard_move_first(client: TestClient) -> None:
     assert state["board_fen"].endswith("/RNBGQRKW2")
     # The King's move alone is not castling on this board; the coach says how to write it.
     other = new_game(client, variant="auto", fen=ROYAL_CASTLE)
-    response = client.post(f"/api/games/{other['id']}/move", json={"move": "f1h1"})
+    response = act(client, other["id"], "move", move="f1h1")
     assert_error(response, 400, "f1h1j1f1")
     assert play(client, other["id"], "O-O:h1")["moves"][0]["uci"] == "f1h1j1f1"
 
@@ -282,17 +295,17 @@ def test_royal_promotion_choices_and_guard_lines(client: TestClient) -> None:
 
 def test_takeback(client: TestClient) -> None:
     game = new_game(client)
-    assert_error(client.post(f"/api/games/{game['id']}/takeback"), 409, "no move")
+    assert_error(act(client, game["id"], "takeback"), 409, "no move")
     for move in ("e4", "e5", "Nf3"):
         play(client, game["id"], move)
-    state = client.post(f"/api/games/{game['id']}/takeback").json()
+    state = act(client, game["id"], "takeback").json()
     assert [m["san"] for m in state["moves"]] == ["e4", "e5"]
-    state = client.post(f"/api/games/{game['id']}/takeback", json={"plies": 2}).json()
+    state = act(client, game["id"], "takeback", plies=2).json()
     assert state["moves"] == [] and state["turn"] == "white"
-    assert_error(client.post(f"/api/games/{game['id']}/takeback", json={"plies": 0}), 400, "plies")
+    assert_error(act(client, game["id"], "takeback", plies=0), 400, "plies")
     for move in FOOLS_MATE:
         play(client, game["id"], move)
-    state = client.post(f"/api/games/{game['id']}/takeback").json()
+    state = act(client, game["id"], "takeback").json()
     assert not state["finished"] and state["result"] == "*" and len(state["moves"]) == 3
 
 
@@ -301,54 +314,54 @@ def test_takeback_against_the_computer_goes_back_to_the_players_turn(
 ) -> None:
     game = new_game(client, mode="vs-computer", level=1)
     play(client, game["id"], "e4")
-    assert_error(
-        client.post(f"/api/games/{game['id']}/move", json={"move": "d4"}), 409, "computer's turn"
-    )
-    state = client.post(f"/api/games/{game['id']}/computer-move").json()
+    assert_error(act(client, game["id"], "move", move="d4"), 409, "computer's turn")
+    state = act(client, game["id"], "computer-move").json()
     assert len(state["moves"]) == 2 and state["computer_move"] == state["moves"][1]["uci"]
-    assert not state["computer_to_move"]
-    state = client.post(f"/api/games/{game['id']}/takeback").json()
+    assert not state["computer_to_move"] and state["ply"] == 2
+    # the human's own move only on request (the page's "Computer, move" button)
+    assert_error(act(client, game["id"], "computer-move"), 409, "not the computer's turn")
+    assert act(client, game["id"], "computer-move", for_human=True).json()["ply"] == 3
+    state = act(client, game["id"], "takeback").json()
+    assert len(state["moves"]) == 2 and state["turn"] == "white"
+    state = act(client, game["id"], "takeback").json()
     assert state["moves"] == [] and state["turn"] == "white"
     black = new_game(client, mode="vs-computer", color="black", level=1)
-    state = client.post(f"/api/games/{black['id']}/computer-move").json()
+    state = act(client, black["id"], "computer-move").json()
     assert len(state["moves"]) == 1
-    assert_error(client.post(f"/api/games/{black['id']}/takeback"), 409, "no move of yours")
+    assert_error(act(client, black["id"], "takeback"), 409, "no move of yours")
 
 
 def test_resign(client: TestClient) -> None:
     game = new_game(client, mode="vs-computer", color="black")
-    assert_error(
-        client.post(f"/api/games/{game['id']}/resign", json={"color": "red"}), 400, "colour"
-    )
-    state = client.post(f"/api/games/{game['id']}/resign").json()
+    assert_error(act(client, game["id"], "resign", color="red"), 400, "colour")
+    assert_error(client.post(f"/api/games/{game['id']}/resign", json={}), 400, "'ply' is required")
+    state = act(client, game["id"], "resign").json()
     assert state["result"] == "1-0" and state["reason"] == "White wins by resignation"
     assert state["finished"] and state["legal"] == []
 
 
 def test_claim_draw(client: TestClient) -> None:
     game = new_game(client)
-    assert_error(client.post(f"/api/games/{game['id']}/claim-draw"), 409, "no draw")
+    assert_error(act(client, game["id"], "claim-draw"), 409, "no draw")
     for move in ("Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"):
         state = play(client, game["id"], move)
     assert state["can_claim_draw"]  # Ng8 would repeat the start position a third time
-    state = client.post(f"/api/games/{game['id']}/claim-draw").json()
-    assert state["result"] == "1/2-1/2" and state["reason"] == "Draw by threefold repetition"
+    state = act(client, game["id"], "claim-draw").json()
+    assert state["result"] == "1/2-1/2"
+    assert state["reason"] == "Draw by threefold repetition (claimed)"
 
 
 def test_settings(client: TestClient) -> None:
     game = new_game(client)
-    state = client.post(
-        f"/api/games/{game['id']}/settings",
-        json={"mode": "vs-computer", "color": "black", "level": 7},
-    ).json()
+    state = act(client, game["id"], "settings", mode="vs-computer", color="black", level=7).json()
     assert (state["mode"], state["white"], state["black"], state["level"]) == (
         "vs-computer",
         "computer",
         "human",
         7,
     )
-    assert_error(client.post(f"/api/games/{game['id']}/settings", json={"level": 30}), 400, "level")
-    assert_error(client.post(f"/api/games/{game['id']}/settings", json={"mode": "x"}), 400, "mode")
+    assert_error(act(client, game["id"], "settings", level=30), 400, "level")
+    assert_error(act(client, game["id"], "settings", mode="x"), 400, "mode")
 
 
 # -- computer, hint, evaluation, threats -----------------------------------------------------
@@ -356,11 +369,9 @@ def test_settings(client: TestClient) -> None:
 
 def test_computer_against_computer(client: TestClient) -> None:
     game = new_game(client, variant="royal", mode="computer-vs-computer", level=1)
-    assert_error(
-        client.post(f"/api/games/{game['id']}/move", json={"move": "e4"}), 409, "computer's turn"
-    )
+    assert_error(act(client, game["id"], "move", move="e4"), 409, "computer's turn")
     for ply in range(1, 5):
-        state = client.post(f"/api/games/{game['id']}/computer-move").json()
+        state = act(client, game["id"], "computer-move").json()
         assert len(state["moves"]) == ply and state["computer_to_move"]
 
 
@@ -384,7 +395,7 @@ def test_engine_unavailable_is_a_503(tmp_path: Path) -> None:
     app = create_app(str(tmp_path / "g.db"), computer=Computer(broken))
     with local_client(app) as client:
         game = new_game(client, mode="vs-computer", color="black")
-        assert_error(client.post(f"/api/games/{game['id']}/computer-move"), 503, "engine")
+        assert_error(act(client, game["id"], "computer-move"), 503, "engine")
         assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
 
 
@@ -472,16 +483,17 @@ def test_store_uses_wal_and_survives_reopening(tmp_path: Path) -> None:
     )
     store.append_move(game_id, 0, "e2e4")
     store.append_move(game_id, 1, "e7e5")
-    store.append_move(game_id, 1, "c7c5")  # a move replayed after a takeback replaces it
+    store.truncate(game_id, 1, ply=2)
+    store.append_move(game_id, 1, "c7c5")  # a move replayed after a takeback
     mode = store._db.execute("PRAGMA journal_mode").fetchone()[0]
     store.close()
     assert mode == "wal"
     again = GameStore(path)
     record = again.get(game_id)
     assert record.moves == ["e2e4", "c7c5"] and record.level == 5 and not record.finished
-    again.set_result(game_id, "1-0", "resignation")
+    again.set_result(game_id, "1-0", "resignation", ply=2)
     assert again.get(game_id).finished
-    again.truncate(game_id, 1)
+    again.truncate(game_id, 1, ply=2)
     assert again.get(game_id).moves == ["e2e4"] and not again.get(game_id).finished
     again.close()
 
@@ -502,12 +514,13 @@ def test_kill_9_loses_nothing(tmp_path: Path) -> None:
             base, "POST", "/api/games", {"variant": "royal", "mode": "vs-computer", "level": 1}
         )
         played = []
-        for move in ("e2e4", "d2d4", "c2c3"):
-            state = request(base, "POST", f"/api/games/{game['id']}/move", {"move": move})
-            state = request(base, "POST", f"/api/games/{game['id']}/computer-move")
+        for ply, move in ((0, "e2e4"), (2, "d2d4"), (4, "c2c3")):
+            path = f"/api/games/{game['id']}"
+            state = request(base, "POST", f"{path}/move", {"move": move, "ply": ply})
+            state = request(base, "POST", f"{path}/computer-move", {"ply": ply + 1})
             played = [m["uci"] for m in state["moves"]]
         other = request(base, "POST", "/api/games", {"mode": "two-players"})
-        request(base, "POST", f"/api/games/{other['id']}/move", {"move": "e4"})
+        request(base, "POST", f"/api/games/{other['id']}/move", {"move": "e4", "ply": 0})
     finally:
         server.send_signal(signal.SIGKILL)
         server.wait(timeout=10)
@@ -519,7 +532,7 @@ def test_kill_9_loses_nothing(tmp_path: Path) -> None:
         assert state["turn"] == "white" and not state["finished"]
         unfinished = request(base, "GET", "/api/games?status=unfinished")["games"]
         assert {g["id"] for g in unfinished} == {game["id"], other["id"]}
-        state = request(base, "POST", f"/api/games/{game['id']}/move", {"move": "b2b3"})
+        state = request(base, "POST", f"/api/games/{game['id']}/move", {"move": "b2b3", "ply": 6})
         assert len(state["moves"]) == 7
     finally:
         server.send_signal(signal.SIGKILL)

@@ -19,6 +19,7 @@ from typing import BinaryIO
 
 from royalchess import archive
 from royalchess.board import Board
+from royalchess.session import GameError
 from royalchess.store import GameNotFoundError, GameRecord, GameStore, default_db_path
 from royalchess.terminal.game import (
     DEFAULT_LEVEL,
@@ -273,7 +274,10 @@ def _set_up(
     level = args.level or DEFAULT_LEVEL
     if board is None:
         assert store is not None
-        game.load(_find(store, args.resume))
+        try:
+            game.load(_find(store, args.resume))
+        except GameError as exc:  # a damaged record
+            raise SetupError(exc.message) from None
         if args.level is not None:
             game.set_level(args.level)
         return True

@@ -21,7 +21,18 @@ from royalchess import explain
 from royalchess.board import Board
 from royalchess.errors import ChessError, IllegalMoveError
 from royalchess.move import PIECE_SYMBOLS, WHITE, Move, piece_name
-from royalchess.outcome import Outcome, Termination
+from royalchess.session import (
+    COMPUTER,
+    DEFAULT_LEVEL,
+    HUMAN,
+    MODES,
+    ConflictError,
+    GameError,
+    GameGoneError,
+    GameSession,
+    reason,
+    result_text,
+)
 from royalchess.store import GameNotFoundError, GameRecord, GameStore
 from royalchess.terminal.screen import View
 from royalchess.variants import VARIANTS, get_variant
@@ -36,11 +47,6 @@ __all__ = [
     "read_move",
 ]
 
-MODES = ("vs-computer", "two-players", "computer-vs-computer")
-"""How the two sides are played, as the web app stores it."""
-HUMAN, COMPUTER = "human", "computer"
-DEFAULT_LEVEL = 4
-"""The computer's level when none is chosen (the web app's default too)."""
 
 HELP = """\
 Type a move in SAN (e4, Nf3, exd5, e8=Q, O-O) or in UCI (e2e4, e7e8q).
@@ -66,16 +72,6 @@ COMMANDS = (
 )  # fmt: skip
 
 _MOVES_HELP = " Type 'moves' for the legal moves, 'help' for help."
-
-_REASONS = {
-    Termination.CHECKMATE: "checkmate",
-    Termination.STALEMATE: "stalemate",
-    Termination.INSUFFICIENT_MATERIAL: "insufficient material",
-    Termination.SEVENTYFIVE_MOVES: "the seventy-five-move rule",
-    Termination.FIVEFOLD_REPETITION: "fivefold repetition",
-    Termination.FIFTY_MOVES: "the fifty-move rule (claimed)",
-    Termination.THREEFOLD_REPETITION: "threefold repetition (claimed)",
-}
 
 
 class Screen(Protocol):
@@ -105,19 +101,7 @@ def _color(color: bool) -> str:
 
 def _describe_result(result: str, termination: str | None) -> str:
     """``'White wins by checkmate. 1-0'`` for a result and reason as stored."""
-    if result == "1/2-1/2":
-        text = f"Draw by {termination}" if termination else "Draw"
-    else:
-        winner = "White" if result == "1-0" else "Black"
-        text = f"{winner} wins by {termination}" if termination else f"{winner} wins"
-    return f"{text}. {result}"
-
-
-def _announce(outcome: Outcome) -> str:
-    reason = _REASONS[outcome.termination]
-    if outcome.winner is None:
-        return f"Draw by {reason}. {outcome.result()}"
-    return f"{_color(outcome.winner)} wins by {reason}. {outcome.result()}"
+    return f"{result_text(result, termination)}. {result}"
 
 
 def describe_game(rec: GameRecord) -> list[str]:
@@ -155,15 +139,9 @@ class TerminalGame:
         self.store = store
         self._computer = computer
         self.orientation = WHITE
-        self.start = Board()
-        self.board = Board()
-        self.sans: list[str] = []
-        self.game_id: int | None = None
-        self.mode = "two-players"
-        self.white = self.black = HUMAN
-        self.level = DEFAULT_LEVEL
-        self.result = "*"
-        self.termination: str | None = None
+        self.session = GameSession(Board(), store=store)
+        """The game in progress (:mod:`royalchess.session`): its board, players, result and
+        the checked saves; this class is only its terminal interface."""
         self._hint: Move | None = None
         self._headline = ""
 
@@ -181,37 +159,22 @@ class TerminalGame:
         against the computer. Nothing is saved until the first move (or ``save``)."""
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}")
-        self.start = _root(board)
-        self.board = self.start.copy()
-        self.sans = [self.board.san_and_push(move) for move in board.move_stack]
-        self.game_id = None
-        self.mode, self.level = mode, level
-        self.white, self.black = _players(mode, color)
-        self.result, self.termination = "*", None
+        self.session = GameSession.create(
+            board, store=self.store, mode=mode, color=color, level=level, save=False
+        )
         self._hint = None
         self.orientation = color if mode == "vs-computer" else WHITE
-        outcome = self.board.outcome()
-        if outcome is not None:
-            self.result, self.termination = outcome.result(), outcome.termination.describe()
         self._headline = self._intro()
 
     def load(self, rec: GameRecord) -> None:
-        """Take up the saved game *rec*."""
-        start = Board(rec.start_fen, variant=rec.variant)
-        board = start.copy()
-        sans = []
-        for uci in rec.moves:
-            sans.append(board.san_and_push(board.parse_uci(uci)))
-        self.start, self.board, self.sans = start, board, sans
-        self.game_id = rec.id
-        self.mode, self.white, self.black, self.level = rec.mode, rec.white, rec.black, rec.level
-        self.result, self.termination = rec.result, rec.termination
+        """Take up the saved game *rec*; :class:`~royalchess.session.GameError` if it does not
+        replay (a damaged record)."""
+        self.session = GameSession.from_record(rec, self.store)
         self._hint = None
         if self.mode == "computer-vs-computer" and not rec.finished:
             # a game the computer played against itself: the side to move is now yours
-            self.mode = "vs-computer"
-            self.white, self.black = _players(self.mode, self.board.turn)
-            self._save_settings()
+            turn = self.board.turn
+            self._save(lambda: self.session.set_players(mode="vs-computer", color=turn))
         human = self._human_side()
         self.orientation = human if human is not None else WHITE
         self._headline = self._intro(resumed=True)
@@ -231,21 +194,53 @@ class TerminalGame:
 
     # -- who plays ------------------------------------------------------------------------
 
+    # The game's state is the session's; these read it for the screen and the commands.
+
+    @property
+    def board(self) -> Board:
+        return self.session.board
+
+    @property
+    def start(self) -> Board:
+        return self.session.start
+
+    @property
+    def sans(self) -> list[str]:
+        return self.session.sans
+
+    @property
+    def game_id(self) -> int | None:
+        return self.session.game_id
+
+    @property
+    def mode(self) -> str:
+        return self.session.mode
+
+    @property
+    def level(self) -> int:
+        return self.session.level
+
+    @property
+    def result(self) -> str:
+        return self.session.result
+
+    @property
+    def termination(self) -> str | None:
+        return self.session.termination
+
     def player(self, color: bool) -> str:
-        return self.white if color else self.black
+        return self.session.player(color)
 
     def _human_side(self) -> bool | None:
         """The human's colour against the computer, else ``None``."""
-        if self.mode != "vs-computer":
-            return None
-        return WHITE if self.white == HUMAN else not WHITE
+        return self.session.human_side
 
     @property
     def finished(self) -> bool:
-        return self.result != "*"
+        return self.session.finished
 
     def _computer_to_move(self) -> bool:
-        return not self.finished and self.player(self.board.turn) == COMPUTER
+        return self.session.computer_to_move
 
     def _computer_engine(self) -> Any:
         if self._computer is None:
@@ -322,92 +317,71 @@ class TerminalGame:
 
     # -- saving ---------------------------------------------------------------------------
 
-    def _write(self, action: Callable[[GameStore], object]) -> bool:
-        """Run *action* on the store; report a failure without stopping the game."""
-        if self.store is None:
-            return False
+    def _save(self, action: Callable[[], object], *, thinking: bool = False) -> bool:
+        """Carry out *action*, a change of the session with its checked save; return whether
+        it was done. The game changed elsewhere meanwhile (the browser, another terminal):
+        take it up as saved and say so. Deleted elsewhere: save it anew. The store failing:
+        say so and play on without saving."""
         try:
-            action(self.store)
-        except (sqlite3.Error, OSError) as exc:
-            self.say(f"Could not save the game: {exc}", "error")
+            action()
+            return True
+        except ConflictError:
+            self._take_up_saved(thinking=thinking)
             return False
+        except GameGoneError:
+            self.say(f"Game #{self.game_id} was deleted elsewhere: saving it anew.", "note")
+            self.session.game_id = None
+        except (sqlite3.Error, OSError) as exc:
+            self.say(f"Could not save the game: {exc}. Playing on without saving.", "error")
+            self.session.store = None
+        action()  # as a new game (saved whole by a move or a result), or unsaved
         return True
 
-    def _create(self, store: GameStore) -> None:
-        self.game_id = store.create_game(
-            self.board.variant,
-            self.start.fen(),
-            mode=self.mode,
-            white=self.white,
-            black=self.black,
-            level=self.level,
-            moves=[move.uci() for move in self.board.move_stack],
-            result=self.result,
-            termination=self.termination,
-        )
-
-    def _save_move(self, ply: int, move: Move) -> None:
-        def write(store: GameStore) -> None:
-            if self.game_id is None:
-                self._create(store)
-                return
-            try:
-                store.append_move(
-                    self.game_id, ply, move.uci(), result=self.result, termination=self.termination
-                )
-            except GameNotFoundError:
-                self.say(f"Game #{self.game_id} was deleted elsewhere: saving it anew.", "note")
-                self._create(store)
-
-        self._write(write)
-
-    def _save_settings(self) -> None:
+    def _take_up_saved(self, *, thinking: bool = False) -> None:
+        """Show the game as saved now, after a write was refused because it had changed."""
         game_id = self.game_id
-        if game_id is not None:
-            self._write(
-                lambda s: s.update_settings(
-                    game_id, mode=self.mode, white=self.white, black=self.black, level=self.level
-                )
+        assert self.store is not None and game_id is not None
+        try:
+            rec = self.store.get(game_id)
+            orientation = self.orientation
+            self.load(rec)
+        except GameNotFoundError:
+            self.say(f"Game #{game_id} was deleted elsewhere: it will be saved anew.", "note")
+            self.session.game_id = None
+            return
+        except GameError as exc:  # it does not replay: keep ours, saved anew from here
+            self.say(f"Game #{game_id} as saved cannot be read ({exc}): saving it anew.", "error")
+            self.session.game_id = None
+            return
+        self.orientation = orientation
+        self.show()
+        if thinking:
+            self.say(
+                f"Game #{game_id} was changed elsewhere (in the browser?) while the computer "
+                "was thinking: its move is not played. Here it is as saved.",
+                "note",
             )
-
-    def _save_result(self) -> None:
-        game_id = self.game_id
-        if game_id is None:
-            self._write(self._create)
         else:
-            self._write(lambda s: s.set_result(game_id, self.result, self.termination))
+            self.say(
+                f"Game #{game_id} was changed elsewhere (in the browser?): here it is as saved."
+            )
 
     def _in_step(self) -> bool:
         """Whether the saved game is still as shown here (it may be open in the browser too).
 
         When it was changed elsewhere, take it up as saved and say so.
         """
-        if self.store is None or self.game_id is None:
-            return True
         try:
-            rec = self.store.get(self.game_id)
-        except GameNotFoundError:
+            same = self.session.same_as_saved()
+        except (sqlite3.Error, OSError):
+            return True
+        if same is None:
             self.say(f"Game #{self.game_id} was deleted elsewhere: it will be saved anew.", "note")
-            self.game_id = None
+            self.session.game_id = None
             return True
-        except sqlite3.Error:
-            return True
-        ours = [move.uci() for move in self.board.move_stack]
-        same = (rec.moves, rec.result, rec.mode, rec.white, rec.black, rec.level) == (
-            ours,
-            self.result,
-            self.mode,
-            self.white,
-            self.black,
-            self.level,
-        )
         if same:
             return True
-        orientation = self.orientation
-        self.load(rec)
-        self.orientation = orientation
-        self.show()
-        self.say(f"Game #{rec.id} was changed elsewhere (in the browser?): here it is as saved.")
+        self._take_up_saved()
         return False
 
     # -- the loop -------------------------------------------------------------------------
@@ -559,14 +533,16 @@ class TerminalGame:
     def _play(self, move: Move, *, by_computer: bool) -> None:
         board = self.board
         number, turn = board.fullmove_number, board.turn
-        ply = len(board.move_stack)
-        san = board.san_and_push(move)
-        self.sans.append(san)
+        session = self.session
+        # the computer's move was found in this position: the checked save refuses it if the
+        # game was changed elsewhere while it thought
+        save = session.save_computer_move if by_computer else session.play
+        if not self._save(lambda: save(move), thinking=by_computer):
+            return
+        board = self.board  # the session's, after a save anew
+        san = self.sans[-1]
         self._hint = None
         outcome = board.outcome()
-        if outcome is not None:
-            self.result, self.termination = outcome.result(), outcome.termination.describe()
-        self._save_move(ply, move)
         spelled = f"{number}{'.' if turn else '...'} {san}"
         if self.screen.live or not self._computer_to_move():
             self.show()
@@ -576,7 +552,7 @@ class TerminalGame:
             self.say(spelled, "move")
         if outcome is not None:
             if not self.screen.live:  # a live screen shows the result under the board
-                self.say(_announce(outcome), "result")
+                self.say(_describe_result(outcome.result(), reason(outcome)), "result")
         elif board.can_claim_draw() and not self.screen.live:
             self.say("A draw can be claimed: type 'draw' to claim it.")
 
@@ -589,8 +565,7 @@ class TerminalGame:
             raise
         except (ImportError, RuntimeError, ValueError, OSError) as exc:  # no engine, or it failed
             self.say(f"The computer cannot move ({exc}): two players from here on.", "error")
-            self.mode, self.white, self.black = "two-players", HUMAN, HUMAN
-            self._save_settings()
+            self._save(lambda: self.session.set_players(mode="two-players"))
             return
         self._play(move, by_computer=True)
 
@@ -661,36 +636,22 @@ class TerminalGame:
         self._takeback("take back")
 
     def _takeback(self, word: str) -> None:
-        played = len(self.board.move_stack)
-        if not played:
+        if not self.board.move_stack:
             self.say(f"Nothing to {word}.")
             return
         if not self._in_step():
             return
-        plies = 1
-        human = self._human_side()
-        if human is not None:
-            # back to your previous turn: the computer's reply and your move
-            while plies < played and self._turn_before(plies) != human:
-                plies += 1
-            if self._turn_before(plies) != human:
-                self.say("No move of yours to take back.")
-                return
-        taken = []
-        for _ in range(plies):
-            self.board.pop()
-            taken.append(self.sans.pop())
-        self.result, self.termination = "*", None
+        try:
+            self.session.takeback_plies()  # your move and the computer's reply, if any
+        except GameError:
+            self.say("No move of yours to take back.")
+            return
+        taken: list[str] = []
+        if not self._save(lambda: taken.extend(self.session.takeback())):
+            return
         self._hint = None
-        game_id = self.game_id
-        if game_id is not None:
-            self._write(lambda s: s.truncate(game_id, played - plies))
         self.show()
-        self.say(f"Took back {' '.join(reversed(taken))}.", "note")
-
-    def _turn_before(self, plies: int) -> bool:
-        turn = self.board.turn
-        return turn if plies % 2 == 0 else not turn
+        self.say(f"Took back {' '.join(taken)}.", "note")
 
     def set_level(self, level: int) -> None:
         """Set the computer's level (1-20) and save it."""
@@ -709,8 +670,8 @@ class TerminalGame:
             return
         if not self._in_step():
             return
-        self.level = level
-        self._save_settings()
+        if not self._save(lambda: self.session.set_players(level=level)):
+            return
         self.say(f"The computer now plays at level {level}.")
         if self.mode == "two-players":
             self.say(
@@ -723,15 +684,14 @@ class TerminalGame:
             return
         if not self._in_step():
             return
-        claimed = self.board.outcome(claim_draw=True)
-        if claimed is None:
+        if self.board.outcome(claim_draw=True) is None:
             self.say("No draw can be claimed now (threefold repetition or fifty moves).", "error")
             return
-        self.result, self.termination = claimed.result(), claimed.termination.describe()
-        self._save_result()
+        if not self._save(self.session.claim_draw):
+            return
         if self.screen.live:
             self.show()
-        self.say(_announce(claimed), "result")
+        self.say(_describe_result(self.result, self.termination), "result")
 
     def _cmd_resign(self, args: list[str]) -> None:
         if self.finished:
@@ -741,8 +701,8 @@ class TerminalGame:
             return
         human = self._human_side()
         side = self.board.turn if human is None else human
-        self.result, self.termination = ("0-1" if side else "1-0"), "resignation"
-        self._save_result()
+        if not self._save(lambda: self.session.resign(side)):
+            return
         if self.screen.live:
             self.show()
         self.say(f"{_color(side)} resigns. {self.result}", "result")
@@ -752,7 +712,8 @@ class TerminalGame:
             self.say("Saving is off for this game (--no-save).", "error")
             return
         if self.game_id is None:
-            if not self._write(self._create):
+            self._save(self.session.save_new)
+            if self.game_id is None:
                 return
         elif not self._in_step():
             return
@@ -793,8 +754,8 @@ class TerminalGame:
             return
         try:
             self.load(rec)
-        except ChessError as exc:  # a damaged record: say so, keep the game in hand
-            self.say(f"Game #{rec.id} cannot be read: {exc}.", "error")
+        except GameError as exc:  # a damaged record: say so, keep the game in hand
+            self.say(f"{exc.message[0].upper()}{exc.message[1:]}.", "error")
             return
         self._begin()
 
@@ -861,19 +822,3 @@ def ask_setup(
         answer = screen.question("Level", [str(n) for n in range(1, 21)], str(level))
         if answer.isdigit():
             return variant, "vs-computer", color, int(answer)
-
-
-def _players(mode: str, color: bool) -> tuple[str, str]:
-    if mode == "vs-computer":
-        return (HUMAN, COMPUTER) if color == WHITE else (COMPUTER, HUMAN)
-    if mode == "two-players":
-        return HUMAN, HUMAN
-    return COMPUTER, COMPUTER
-
-
-def _root(board: Board) -> Board:
-    """The position *board* started from, before its moves."""
-    root = board.copy()
-    for _ in range(len(root.move_stack)):
-        root.pop()
-    return Board(root.fen(), variant=root.variant)

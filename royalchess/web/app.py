@@ -6,6 +6,7 @@ Every error a request can cause is answered with a 4xx (or 503) status and
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -26,7 +27,7 @@ from royalchess.errors import ChessError
 from royalchess.store import GameStore
 from royalchess.variants import VARIANTS
 from royalchess.web import pgn_io
-from royalchess.web.computer import Computer, EngineUnavailableError
+from royalchess.web.computer import Computer, EngineUnavailableError, Ticket
 from royalchess.web.games import MODES, ApiError, GameService
 from royalchess.web.offload import Offload, read_pgn
 from royalchess.web.security import Policy, SecurityMiddleware
@@ -74,6 +75,33 @@ def _field(
         names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise ApiError(400, f"field {name!r} must be a {names}, not {type(value).__name__}")
     return value
+
+
+def _ply(data: dict[str, Any]) -> int:
+    """The ``ply`` field every change carries: the number of moves of the game as the page
+    showed it (its state's ``ply``). The change is refused (409) if the game has another."""
+    ply: int | None = _field(data, "ply", int)
+    if ply is None:
+        raise ApiError(
+            400,
+            "field 'ply' is required: the number of moves of the game as you see it "
+            "(the game state's 'ply'), so that a change made elsewhere is not overwritten",
+        )
+    return ply
+
+
+async def _unless_abandoned(
+    request: Request, computer: Computer, ticket: Ticket, work: Callable[[], Any]
+) -> Any:
+    """Run *work* (a search named by *ticket*) in a worker thread; when the client goes
+    away first, stop the search: an abandoned request keeps no engine busy."""
+    task = asyncio.ensure_future(run_in_threadpool(work))
+    while True:
+        done, _ = await asyncio.wait({task}, timeout=0.1)
+        if done:
+            return task.result()
+        if not ticket.stopped and await request.is_disconnected():
+            computer.cancel(ticket)
 
 
 def create_app(
@@ -157,24 +185,39 @@ def create_app(
         game_id = _game_id(request)
         data = await _body(request)
         text = _field(data, "move", str, "")
-        return await run_in_threadpool(service.play, game_id, text)
+        ply = _ply(data)
+        return await run_in_threadpool(lambda: service.play(game_id, text, ply=ply))
 
     async def computer_move(request: Request) -> Any:
         game_id = _game_id(request)
-        await _body(request)
-        return await run_in_threadpool(service.computer_move, game_id)
+        data = await _body(request)
+        ply = _ply(data)
+        for_human = _field(data, "for_human", bool, False)
+        ticket = Ticket(game_id)
+
+        def work() -> Any:
+            return service.computer_move(game_id, ply=ply, for_human=for_human, ticket=ticket)
+
+        return await _unless_abandoned(request, service.computer, ticket, work)
 
     async def takeback(request: Request) -> Any:
         game_id = _game_id(request)
         data = await _body(request)
         plies = _field(data, "plies", int)
-        return await run_in_threadpool(service.takeback, game_id, plies)
+        ply = _ply(data)
+        return await run_in_threadpool(lambda: service.takeback(game_id, plies, ply=ply))
 
     async def hint(request: Request) -> Any:
-        return await run_in_threadpool(service.hint, _game_id(request))
+        game_id = _game_id(request)
+        ticket = Ticket(game_id)
+        work = lambda: service.hint(game_id, ticket=ticket)
+        return await _unless_abandoned(request, service.computer, ticket, work)
 
     async def evaluation(request: Request) -> Any:
-        return await run_in_threadpool(service.evaluation, _game_id(request))
+        game_id = _game_id(request)
+        ticket = Ticket(game_id)
+        work = lambda: service.evaluation(game_id, ticket=ticket)
+        return await _unless_abandoned(request, service.computer, ticket, work)
 
     async def threats(request: Request) -> Any:
         return await run_in_threadpool(service.threats, _game_id(request))
@@ -182,12 +225,13 @@ def create_app(
     async def resign(request: Request) -> Any:
         game_id = _game_id(request)
         data = await _body(request)
-        return await run_in_threadpool(service.resign, game_id, _field(data, "color", str))
+        color, ply = _field(data, "color", str), _ply(data)
+        return await run_in_threadpool(lambda: service.resign(game_id, color, ply=ply))
 
     async def claim_draw(request: Request) -> Any:
         game_id = _game_id(request)
-        await _body(request)
-        return await run_in_threadpool(service.claim_draw, game_id)
+        ply = _ply(await _body(request))
+        return await run_in_threadpool(lambda: service.claim_draw(game_id, ply=ply))
 
     async def settings(request: Request) -> Any:
         game_id = _game_id(request)
@@ -196,6 +240,7 @@ def create_app(
             "mode": _field(data, "mode", str),
             "color": _field(data, "color", str),
             "level": _field(data, "level", int),
+            "ply": _ply(data),
         }
         return await run_in_threadpool(lambda: service.set_players(game_id, **kwargs))
 

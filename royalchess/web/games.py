@@ -17,74 +17,36 @@ from typing import Any
 
 from royalchess import record
 from royalchess.board import Board
-from royalchess.errors import ChessError, InvalidMoveError
-from royalchess.move import GUARDS, WHITE, Move, piece_symbol
-from royalchess.outcome import Outcome
-from royalchess.store import GameNotFoundError, GameRecord, GameStore
+from royalchess.errors import ChessError
+from royalchess.move import GUARDS, Move, piece_symbol
+from royalchess.session import (
+    COLORS,
+    MODES,
+    ConflictError,
+    GameError,
+    GameSession,
+    color_name,
+    reason,
+    result_text,
+)
+from royalchess.store import GameRecord, GameStore
 from royalchess.variants import VARIANTS
 from royalchess.web import analysis
-from royalchess.web.computer import Computer
+from royalchess.web.computer import Computer, SearchStopped, Ticket
 
 __all__ = ["MODES", "ApiError", "GameService"]
 
-MODES = ("vs-computer", "two-players", "computer-vs-computer")
-"""How the two sides are played."""
+ApiError = GameError
+"""A request the app cannot carry out: an HTTP status and a message for the player
+(:class:`royalchess.session.GameError`; 409 :class:`~royalchess.session.ConflictError` when
+the game changed in another window)."""
 
-_COLORS = ("white", "black")
-
-
-class ApiError(Exception):
-    """A request the app cannot carry out: an HTTP status and a message for the player."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+STOPPED = "the computer's search was stopped: the game changed in another window: reload"
 
 
 def _queen_powers(board: Board) -> list[str]:
     """The squares of Guards that still have queen powers."""
     return sorted(board.square_name(sq) for sq, p in board.piece_map().items() if p.queen_powers)
-
-
-def _color_name(color: bool) -> str:
-    return "white" if color else "black"
-
-
-def _reason(outcome: Outcome) -> str:
-    return outcome.termination.describe()
-
-
-def _describe_result(result: str, termination: str | None) -> str:
-    if result == "*":
-        return ""
-    if result == "1/2-1/2":
-        return f"Draw by {termination}" if termination else "Draw"
-    winner = "White" if result == "1-0" else "Black"
-    return f"{winner} wins by {termination}" if termination else f"{winner} wins"
-
-
-class _Game:
-    """A game loaded from the store, replayed on a board."""
-
-    def __init__(self, rec: GameRecord) -> None:
-        self.rec = rec
-        self.board = Board(rec.start_fen, variant=rec.variant)
-        self.sans: list[str] = []
-        self.fens: list[str] = []
-        self.powers: list[list[str]] = []
-        for uci in rec.moves:
-            move = self.board.parse_uci(uci)
-            self.sans.append(self.board.san_and_push(move))
-            self.fens.append(self.board.fen())
-            self.powers.append(_queen_powers(self.board))
-
-    def player(self, color: bool) -> str:
-        return self.rec.white if color else self.rec.black
-
-    @property
-    def computer_to_move(self) -> bool:
-        return not self.rec.finished and self.player(self.board.turn) == "computer"
 
 
 class GameService:
@@ -94,31 +56,29 @@ class GameService:
         self.store = store
         self.computer = computer or Computer()
         self._locks: dict[int, threading.Lock] = {}
-        self._locks_guard = threading.Lock()
+        self._guard = threading.Lock()
+        self._thinking: dict[int, Ticket] = {}  # the computer move being searched, per game
 
     # -- plumbing -------------------------------------------------------------------------
 
     @contextmanager
     def _locked(self, game_id: int) -> Iterator[None]:
-        with self._locks_guard:
+        """Hold game *game_id* for a check and a write (never during a search)."""
+        with self._guard:
             lock = self._locks.setdefault(game_id, threading.Lock())
         with lock:
             yield
 
-    def _load(self, game_id: int) -> _Game:
-        try:
-            return _Game(self.store.get(game_id))
-        except GameNotFoundError as exc:
-            raise ApiError(404, str(exc)) from None
+    def _load(self, game_id: int) -> GameSession:
+        return GameSession.load(self.store, game_id)
 
-    def _save_move(self, game: _Game, move: Move) -> None:
-        board = game.board
-        ply = len(board.move_stack)
-        board.push(move)
-        outcome = board.outcome()
-        result = outcome.result() if outcome else "*"
-        termination = _reason(outcome) if outcome else None
-        self.store.append_move(game.rec.id, ply, move.uci(), result=result, termination=termination)
+    def stop_searches(self, game_id: int) -> None:
+        """Stop the searches of game *game_id* (its computer move, hints, evaluations) now."""
+        with self._guard:
+            ticket = self._thinking.get(game_id)
+        if ticket is not None:
+            self.computer.cancel(ticket)
+        self.computer.stop(game_id)
 
     # -- creating ---------------------------------------------------------------------------
 
@@ -140,8 +100,8 @@ class GameService:
         if mode not in MODES:
             raise ApiError(400, f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
         if color == "random":
-            color = random.choice(_COLORS)
-        if color not in _COLORS:
+            color = random.choice(COLORS)
+        if color not in COLORS:
             raise ApiError(400, f"unknown colour {color!r}: expected white, black or random")
         if type(level) is not int or not 1 <= level <= 20:
             raise ApiError(400, f"level must be a whole number from 1 to 20, not {level!r}")
@@ -151,16 +111,11 @@ class GameService:
             if variant not in VARIANTS and variant != "auto":
                 raise ApiError(400, f"unknown variant {variant!r}: expected chess or royal")
             board = self._board_from_fen(fen, variant)
-        if mode == "vs-computer":
-            white, black = ("human", "computer") if color == "white" else ("computer", "human")
-        elif mode == "two-players":
-            white = black = "human"
-        else:
-            white = black = "computer"
-        game_id = self.store.create_game(
-            board.variant, board.fen(), mode=mode, white=white, black=black, level=level
+        session = GameSession.create(
+            board, store=self.store, mode=mode, color=color == "white", level=level
         )
-        return self.state(game_id)
+        assert session.game_id is not None
+        return self.state(session.game_id)
 
     @staticmethod
     def _board_from_fen(fen: str | None, variant: str) -> Board:
@@ -196,7 +151,7 @@ class GameService:
             replay.push(move)
         outcome = replay.outcome()
         if result == "*" and outcome is not None:
-            result, termination = outcome.result(), _reason(outcome)
+            result, termination = outcome.result(), reason(outcome)
         game_id = self.store.create_game(
             board.variant,
             start,
@@ -214,12 +169,15 @@ class GameService:
         """Return everything the page shows of game *game_id*."""
         return self._state(self._load(game_id))
 
-    def _state(self, game: _Game) -> dict[str, Any]:
-        rec, board = game.rec, game.board
-        start = Board(rec.start_fen, variant=rec.variant)
+    def _state(self, game: GameSession) -> dict[str, Any]:
+        rec, board = game.record, game.board
+        assert rec is not None
+        start = game.start
+        replay = start.copy()
         moves = []
-        history = zip(board.move_stack, game.sans, game.fens, game.powers, strict=True)
-        for ply, (move, san, fen, powers) in enumerate(history):
+        for ply, (move, san) in enumerate(zip(board.move_stack, game.sans, strict=True)):
+            replay.push(move)
+            fen, powers = replay.fen(), _queen_powers(replay)
             moves.append(
                 {
                     "ply": ply + 1,
@@ -236,29 +194,30 @@ class GameService:
         if board.is_check():
             king = board.king(board.turn)
             check_square = None if king is None else board.square_name(king)
-        finished = rec.finished
+        finished = game.finished
         return {
-            "id": rec.id,
-            "variant": rec.variant,
+            "id": game.game_id,
+            "variant": board.variant,
             "title": board.variant_info.title,
             "files": board.files,
             "ranks": board.ranks,
-            "mode": rec.mode,
-            "white": rec.white,
-            "black": rec.black,
-            "level": rec.level,
-            "start_fen": rec.start_fen,
+            "mode": game.mode,
+            "white": game.white,
+            "black": game.black,
+            "level": game.level,
+            "ply": game.ply,
+            "start_fen": start.fen(),
             "start_ply": start.ply(),
             "fen": board.fen(),
             "board_fen": board.fen().split()[0].replace("*", ""),
             "queen_powers": _queen_powers(board),
-            "turn": _color_name(board.turn),
+            "turn": color_name(board.turn),
             "check": check_square,
             "moves": moves,
             "legal": [] if finished else self._legal(board),
-            "result": rec.result,
-            "termination": rec.termination,
-            "reason": _describe_result(rec.result, rec.termination),
+            "result": game.result,
+            "termination": game.termination,
+            "reason": game.result_text,
             "finished": finished,
             "can_claim_draw": (not finished) and board.can_claim_draw(),
             "computer_to_move": game.computer_to_move,
@@ -352,7 +311,7 @@ class GameService:
                 "level": rec.level,
                 "plies": rec.plies,
                 "result": rec.result,
-                "reason": _describe_result(rec.result, rec.termination),
+                "reason": result_text(rec.result, rec.termination),
                 "finished": rec.finished,
                 "created": rec.created,
                 "updated": rec.updated,
@@ -363,103 +322,91 @@ class GameService:
     def game_record(self, game_id: int) -> tuple[GameRecord, Board, Board]:
         """Return the stored game, its start position and its current position."""
         game = self._load(game_id)
-        return game.rec, Board(game.rec.start_fen, variant=game.rec.variant), game.board
+        assert game.record is not None
+        return game.record, game.start.copy(), game.board
 
     # -- playing ----------------------------------------------------------------------------
+    # Each change carries *ply*, the number of moves of the game as the page showed it (None:
+    # unchecked, for callers that just read the game); the session refuses it (409) when the
+    # game has another number now, and the store checks again in the transaction of the write.
 
-    def play(self, game_id: int, text: str) -> dict[str, Any]:
+    def play(self, game_id: int, text: str, *, ply: int | None = None) -> dict[str, Any]:
         """Play the move *text* (UCI, or SAN) for the side to move, if a human plays it."""
         if not isinstance(text, str) or not text.strip():
-            raise ApiError(400, 'no move given: send {"move": "e2e4"} (UCI or SAN)')
+            raise ApiError(400, 'no move given: send {"move": "e2e4", "ply": N} (UCI or SAN)')
         with self._locked(game_id):
             game = self._load(game_id)
-            self._check_playing(game)
-            if game.player(game.board.turn) != "human":
-                raise ApiError(409, "it is the computer's turn")
-            move = self._read_move(game.board, text.strip())
-            self._save_move(game, move)
-            return self.state(game_id)
+            game.play(text.strip(), ply=ply)
+            return self._state(game)
 
-    @staticmethod
-    def _read_move(board: Board, text: str) -> Move:
+    def computer_move(
+        self,
+        game_id: int,
+        *,
+        ply: int | None = None,
+        for_human: bool = False,
+        ticket: Ticket | None = None,
+    ) -> dict[str, Any]:
+        """Let the computer play the side to move: only when the computer plays that side
+        (or, *for_human*, when the human to move asks it to play for them), in the position
+        of *ply*. One search per game at a time; a takeback, a delete or *ticket*'s cancel
+        stops it, and then nothing is saved (409)."""
+        ticket = ticket or Ticket(game_id)
+        with self._guard:
+            if game_id in self._thinking:
+                raise ApiError(409, "the computer is already thinking about this move")
+            self._thinking[game_id] = ticket
         try:
-            Move.from_uci(text, board.files)
-        except InvalidMoveError:
-            return board.parse_san(text)
-        return board.parse_uci(text)
+            game = self._load(game_id)
+            game.check_computer_turn(ply=ply, for_human=for_human)
+            try:
+                move = self.computer.play(game.board, game.level, ticket=ticket)
+            except SearchStopped:
+                raise ConflictError(STOPPED) from None
+            with self._locked(game_id):
+                if ticket.stopped:  # a takeback or a delete came while it thought
+                    raise ConflictError(STOPPED)
+                game.save_computer_move(move)  # checked: the game must still be at its ply
+        finally:
+            with self._guard:
+                if self._thinking.get(game_id) is ticket:
+                    del self._thinking[game_id]
+        state = self._state(game)
+        state["computer_move"] = move.uci()
+        return state
 
-    @staticmethod
-    def _check_playing(game: _Game) -> None:
-        if game.rec.finished:
-            raise ApiError(
-                409, f"the game is over: {_describe_result(game.rec.result, game.rec.termination)}"
-            )
-
-    def computer_move(self, game_id: int) -> dict[str, Any]:
-        """Let the computer play the side to move (its side, or any side on request)."""
+    def takeback(
+        self, game_id: int, plies: int | None = None, *, ply: int | None = None
+    ) -> dict[str, Any]:
+        """Take back *plies* moves; by default your move and the computer's reply (back to
+        the last position a human was to move). Stops the game's search first."""
         with self._locked(game_id):
             game = self._load(game_id)
-            self._check_playing(game)
-            if game.board.outcome() is not None:
-                raise ApiError(409, "the game is over")
-            move = self.computer.play(game.board, game.rec.level)
-            self._save_move(game, move)
-            state = self.state(game_id)
-            state["computer_move"] = move.uci()
-            return state
+            game.check_ply(ply)
+            self.stop_searches(game_id)
+            game.takeback(plies, ply=ply)
+            return self._state(game)
 
-    def takeback(self, game_id: int, plies: int | None = None) -> dict[str, Any]:
-        """Take back *plies* moves; by default back to the last position a human was to move."""
-        with self._locked(game_id):
-            game = self._load(game_id)
-            played = len(game.rec.moves)
-            if plies is None:
-                plies = 1
-                if game.rec.mode == "vs-computer":
-                    # back to the human's previous turn: skip the computer's reply if any
-                    while plies < played and game.player(_turn_before(game, plies)) != "human":
-                        plies += 1
-                    if played and game.player(_turn_before(game, plies)) != "human":
-                        raise ApiError(409, "no move of yours to take back")
-            if type(plies) is not int or plies < 1:
-                raise ApiError(400, f"plies must be a positive whole number, not {plies!r}")
-            if plies > played:
-                raise ApiError(
-                    409,
-                    "no move to take back" if not played else f"only {played} moves were played",
-                )
-            self.store.truncate(game_id, played - plies)
-            return self.state(game_id)
-
-    def resign(self, game_id: int, color: str | None = None) -> dict[str, Any]:
+    def resign(
+        self, game_id: int, color: str | None = None, *, ply: int | None = None
+    ) -> dict[str, Any]:
         """The side *color* (default: the human side to move, or the only human) resigns."""
+        if color is not None and color not in COLORS:
+            raise ApiError(400, f"unknown colour {color!r}: expected white or black")
         with self._locked(game_id):
             game = self._load(game_id)
-            self._check_playing(game)
-            if color is None:
-                turn = game.board.turn
-                humans = [c for c in (WHITE, not WHITE) if game.player(c) == "human"]
-                side = turn if game.player(turn) == "human" or not humans else humans[0]
-            elif color in _COLORS:
-                side = color == "white"
-            else:
-                raise ApiError(400, f"unknown colour {color!r}: expected white or black")
-            result = "0-1" if side else "1-0"
-            self.store.set_result(game_id, result, "resignation")
-            return self.state(game_id)
+            game.check_ply(ply)
+            self.stop_searches(game_id)
+            game.resign(None if color is None else color == "white", ply=ply)
+            return self._state(game)
 
-    def claim_draw(self, game_id: int) -> dict[str, Any]:
+    def claim_draw(self, game_id: int, *, ply: int | None = None) -> dict[str, Any]:
         """Claim a draw by threefold repetition or the fifty-move rule, if one can be claimed."""
         with self._locked(game_id):
             game = self._load(game_id)
-            self._check_playing(game)
-            outcome = game.board.outcome(claim_draw=True)
-            if outcome is None:
-                raise ApiError(
-                    409, "no draw can be claimed now (threefold repetition or fifty moves)"
-                )
-            self.store.set_result(game_id, outcome.result(), _reason(outcome))
-            return self.state(game_id)
+            game.claim_draw(ply=ply)
+            self.stop_searches(game_id)
+            return self._state(game)
 
     def set_players(
         self,
@@ -468,45 +415,41 @@ class GameService:
         mode: str | None = None,
         color: str | None = None,
         level: int | None = None,
+        ply: int | None = None,
     ) -> dict[str, Any]:
         """Change the mode, the human's colour or the level of a game in progress."""
+        if mode is not None and mode not in MODES:
+            raise ApiError(400, f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
+        if color is not None and color not in COLORS:
+            raise ApiError(400, f"unknown colour {color!r}: expected white or black")
         with self._locked(game_id):
-            rec = self._load(game_id).rec
-            mode = mode or rec.mode
-            level = rec.level if level is None else level
-            if mode not in MODES:
-                raise ApiError(400, f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
-            if type(level) is not int or not 1 <= level <= 20:
-                raise ApiError(400, f"level must be a whole number from 1 to 20, not {level!r}")
-            if color is None:
-                color = "black" if rec.black == "human" and rec.white != "human" else "white"
-            if color not in _COLORS:
-                raise ApiError(400, f"unknown colour {color!r}: expected white or black")
-            if mode == "vs-computer":
-                white, black = ("human", "computer") if color == "white" else ("computer", "human")
-            elif mode == "two-players":
-                white = black = "human"
-            else:
-                white = black = "computer"
-            self.store.update_settings(game_id, mode=mode, white=white, black=black, level=level)
-            return self.state(game_id)
+            game = self._load(game_id)
+            game.check_ply(ply)
+            self.stop_searches(game_id)
+            side = None if color is None else color == "white"
+            game.set_players(mode=mode, color=side, level=level, ply=ply)
+            return self._state(game)
 
     def delete(self, game_id: int) -> None:
-        """Delete a saved game."""
+        """Delete a saved game (its search is stopped first)."""
         with self._locked(game_id):
+            self.stop_searches(game_id)
             try:
                 self.store.delete(game_id)
-            except GameNotFoundError as exc:
+            except LookupError as exc:
                 raise ApiError(404, str(exc)) from None
 
     # -- advice -----------------------------------------------------------------------------
 
-    def hint(self, game_id: int) -> dict[str, Any]:
+    def hint(self, game_id: int, *, ticket: Ticket | None = None) -> dict[str, Any]:
         """Suggest a move for the side to move."""
         game = self._load(game_id)
-        self._check_playing(game)
+        game.check_playing()
         board = game.board
-        move = self.computer.hint(board)
+        try:
+            move = self.computer.hint(board, game=game_id, ticket=ticket)
+        except SearchStopped:
+            raise ConflictError(STOPPED) from None
         if move is None:
             raise ApiError(409, "there is no move to suggest")
         return {
@@ -516,21 +459,18 @@ class GameService:
             "arrows": self._arrows(board, move),
         }
 
-    def evaluation(self, game_id: int) -> dict[str, Any]:
+    def evaluation(self, game_id: int, *, ticket: Ticket | None = None) -> dict[str, Any]:
         """The engine's evaluation of the current position (White's point of view)."""
         game = self._load(game_id)
         if game.board.outcome() is not None:
             raise ApiError(409, "the game is over: there is nothing to evaluate")
-        return self.computer.evaluate(game.board)
+        try:
+            return self.computer.evaluate(game.board, game=game_id, ticket=ticket)
+        except SearchStopped:
+            raise ConflictError(STOPPED) from None
 
     def threats(self, game_id: int) -> dict[str, Any]:
         """The side to move's pieces that hang (could be won by the opponent)."""
         game = self._load(game_id)
         board = game.board
-        return {"turn": _color_name(board.turn), "hanging": analysis.hanging_pieces(board)}
-
-
-def _turn_before(game: _Game, plies: int) -> bool:
-    """The side that was to move *plies* half-moves before the current position."""
-    turn = game.board.turn
-    return turn if plies % 2 == 0 else not turn
+        return {"turn": color_name(board.turn), "hanging": analysis.hanging_pieces(board)}

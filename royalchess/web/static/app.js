@@ -10,6 +10,7 @@ const $ = id => document.getElementById(id);
 let state = null; // the game as the server last described it
 let viewPly = null; // a ply being looked at in the move list, or null for the live position
 let thinking = false; // a computer move is being computed
+let search = null; // that request: { id, controller } (aborted when the page leaves the game)
 let paused = false; // computer-vs-computer play is paused
 let hint = null;
 
@@ -47,6 +48,7 @@ function humanToMove(s) {
 
 function setGame(newState, { fresh = false } = {}) {
   const changed = !state || state.id !== newState.id;
+  if (changed) abandonSearch();
   state = newState;
   if (changed || fresh) {
     viewPly = null;
@@ -224,6 +226,20 @@ function pieceName(letter) {
 
 // ---- actions -------------------------------------------------------------------------------
 
+// Every change is sent with the ply of the game as shown; a 409 answer means the game is not
+// as shown (changed in another tab, window or the terminal, or over): show it as saved.
+async function reloadGame(message) {
+  if (state) {
+    try {
+      setGame(await api.get(state.id));
+    } catch (err) {
+      // deleted meanwhile: keep showing it, with the message
+    }
+  }
+  showMessage(message);
+  render();
+}
+
 async function act(request) {
   showMessage(null);
   try {
@@ -231,8 +247,11 @@ async function act(request) {
     if (next && next.id !== undefined) setGame(next);
     return next;
   } catch (err) {
-    showMessage(err.message);
-    render();
+    if (err.status === 409) await reloadGame(err.message);
+    else {
+      showMessage(err.message);
+      render();
+    }
     return null;
   }
 }
@@ -240,28 +259,52 @@ async function act(request) {
 async function playMove(text) {
   if (text === null || text === undefined) { render(); return; } // cancelled: show the position again
   hint = null;
-  const next = await act(() => api.move(state.id, text));
+  const next = await act(() => api.move(state, text));
   if (next) await computerTurns();
   return next;
+}
+
+function abandonSearch() {
+  // the server stops a search whose request goes away
+  if (search) search.controller.abort();
+  search = null;
+  thinking = false;
+}
+
+// Ask the server for the computer's move in the game as shown; returns true when the game
+// moved on (by this move, or elsewhere: the page then shows it as saved).
+async function askComputer({ forHuman = false } = {}) {
+  const asked = state;
+  const mine = { id: asked.id, controller: new AbortController() };
+  search = mine;
+  thinking = true;
+  render();
+  let next;
+  try {
+    next = await api.computerMove(asked, { forHuman, signal: mine.controller.signal });
+  } catch (err) {
+    if (search !== mine) return false; // abandoned: the page left this game
+    search = null;
+    thinking = false;
+    if (err.status !== 409) {
+      showMessage(err.message);
+      render();
+      return false;
+    }
+    await reloadGame(err.message);
+    return Boolean(state && state.id === asked.id && state.ply !== asked.ply);
+  }
+  if (search !== mine) return false;
+  search = null;
+  thinking = false;
+  setGame(next);
+  return true;
 }
 
 async function computerTurns() {
   while (state && state.computer_to_move && !state.finished && !thinking) {
     if (state.mode === 'computer-vs-computer' && paused) return;
-    thinking = true;
-    render();
-    const id = state.id;
-    try {
-      const next = await api.computerMove(id);
-      thinking = false;
-      if (!state || state.id !== id) return;
-      setGame(next);
-    } catch (err) {
-      thinking = false;
-      showMessage(err.message);
-      render();
-      return;
-    }
+    if (!(await askComputer())) return;
     if (state.mode === 'computer-vs-computer') await new Promise(r => setTimeout(r, 400));
   }
 }
@@ -293,7 +336,7 @@ $('btn-flip').addEventListener('click', () => { board.flip(); render(); });
 $('btn-live').addEventListener('click', () => navigate(Infinity));
 $('btn-takeback').addEventListener('click', async () => {
   hint = null;
-  await act(() => api.takeback(state.id));
+  await act(() => api.takeback(state));
   computerTurns();
 });
 $('btn-hint').addEventListener('click', async () => {
@@ -328,22 +371,14 @@ $('btn-eval').addEventListener('click', async () => {
 });
 $('btn-resign').addEventListener('click', async () => {
   if (!confirm('Resign this game?')) return;
-  await act(() => api.resign(state.id));
+  await act(() => api.resign(state));
 });
-$('btn-draw').addEventListener('click', () => act(() => api.claimDraw(state.id)));
+$('btn-draw').addEventListener('click', () => act(() => api.claimDraw(state)));
 $('btn-computer').addEventListener('click', async () => {
-  if (thinking) return;
-  thinking = true;
-  render();
-  try {
-    const next = await api.computerMove(state.id);
-    thinking = false;
-    setGame(next);
-  } catch (err) {
-    thinking = false;
-    showMessage(err.message);
-    render();
-  }
+  if (thinking || !state) return;
+  showMessage(null);
+  // On a person's turn the computer plays their move, as asked (for_human); then its own.
+  if (await askComputer({ forHuman: state[state.turn] === 'human' })) computerTurns();
 });
 $('btn-pause').addEventListener('click', () => {
   paused = !paused;
@@ -352,7 +387,7 @@ $('btn-pause').addEventListener('click', () => {
 });
 $('opt-threats').addEventListener('change', () => refreshThreats());
 $('btn-apply').addEventListener('click', async () => {
-  const next = await act(() => api.settings(state.id, {
+  const next = await act(() => api.settings(state, {
     mode: $('set-mode').value, color: $('set-color').value, level: Number($('set-level').value),
   }));
   if (next) { syncSettings(); computerTurns(); }
