@@ -224,11 +224,14 @@ def test_chess_against_the_computer(page: Any) -> None:
     again = state(page)
     assert again["id"] == s["id"] and [m["uci"] for m in again["moves"]] == played
 
-    # An illegal typed move is refused with the server's message, the game unchanged.
+    # An illegal typed move is refused with the coach's words, the game unchanged.
     page.fill("#entry-text", "Ke8")
     page.press("#entry-text", "Enter")
     page.wait_for_selector("#message:not([hidden])")
-    assert "illegal" in page.locator("#message").inner_text().lower()
+    # The words are the coach's (royalchess.explain), not a FEN.
+    expect(page.locator("#message")).to_have_text(
+        "The King on e1 cannot move to e8: a King moves one square in any direction."
+    )
     assert [m["uci"] for m in state(page)["moves"]] == played
 
 
