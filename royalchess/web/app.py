@@ -26,7 +26,7 @@ from royalchess.board import Board
 from royalchess.errors import ChessError
 from royalchess.store import GameStore
 from royalchess.variants import VARIANTS
-from royalchess.web import pgn_io
+from royalchess.web import coach, pgn_io
 from royalchess.web.computer import Computer, EngineUnavailableError, Ticket
 from royalchess.web.games import MODES, ApiError, GameService
 from royalchess.web.offload import Offload, read_pgn
@@ -222,6 +222,11 @@ def create_app(
     async def threats(request: Request) -> Any:
         return await run_in_threadpool(service.threats, _game_id(request))
 
+    async def explain(request: Request) -> Any:
+        game_id, query = _game_id(request), request.query_params
+        board = (await run_in_threadpool(service.game_record, game_id))[2]
+        return coach.explain_click(board, query.get("from", ""), query.get("to", ""))
+
     async def resign(request: Request) -> Any:
         game_id = _game_id(request)
         data = await _body(request)
@@ -301,6 +306,7 @@ def create_app(
         Route(g + "/hint", api(hint)),
         Route(g + "/evaluation", api(evaluation)),
         Route(g + "/threats", api(threats)),
+        Route(g + "/explain", api(explain)),
         Route(g + "/resign", api(resign), methods=["POST"]),
         Route(g + "/claim-draw", api(claim_draw), methods=["POST"]),
         Route(g + "/settings", api(settings), methods=["POST"]),

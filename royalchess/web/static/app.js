@@ -4,6 +4,7 @@
 
 import { api } from './api.js';
 import { BoardView, pieceImage } from './board.js';
+import { explainAttempt, showCoach } from './coach.js';
 
 const $ = id => document.getElementById(id);
 
@@ -14,11 +15,16 @@ let search = null; // that request: { id, controller } (aborted when the page le
 let paused = false; // computer-vs-computer play is paused
 let hint = null;
 
-const board = new BoardView($('board'), { onMove: playMove, onPrompt: showPrompt });
+const board = new BoardView($('board'), {
+  onMove: playMove,
+  onPrompt: showPrompt,
+  onIllegal: (from, to) => { if (state) explainAttempt(state.id, from, to); },
+});
 
 // ---- messages ----------------------------------------------------------------------------
 
 function showMessage(text) {
+  showCoach(null);
   const el = $('message');
   el.textContent = text || '';
   el.hidden = !text;
