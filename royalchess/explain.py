@@ -335,7 +335,9 @@ def _explain_promotion(
 ) -> tuple[int, str] | None:
     """Promotion questions for a pawn move to the last rank; None when they are not the point."""
     choices = board.promotion_choices()
-    if board.variant == "royal" and not choices:
+    files = board.files
+    from_seventh = abs(frm // files - to // files) == 1 and abs(frm % files - to % files) <= 1
+    if board.variant == "royal" and not choices and from_seventh:
         return _PROMOTION, "No piece can promote: you have lost no piece yet (rule 6.1)."
     if not pseudo:
         return None  # the pawn cannot get there at all: say why below
