@@ -95,6 +95,7 @@ tests=(
     "$repo/tests/test_engine.py"
     "$repo/tests/test_uci.py"
     "$repo/tests/test_royal_rules.py"
+    "$repo/tests/test_explain.py"
 )
 
 say "running ${#tests[@]} test files against the sanitized core"

@@ -6,6 +6,8 @@ Positions are small and hand-made so each message can be checked by eye against 
 from __future__ import annotations
 
 import pytest
+from _support import examples, reached_positions
+from hypothesis import given
 
 from royalchess import Board, Move
 from royalchess.explain import explain_illegal, explain_squares
@@ -47,6 +49,25 @@ def test_pseudo_legal_moves_include_moves_that_expose_the_king() -> None:
     assert bd3 not in board.legal_moves
     assert bd3 in board.pseudo_legal_moves
     assert board.checkers_after(bd3) == [parse_square("e8", 8)]
+
+
+@given(reached_positions(60))
+@examples(150)
+def test_core_answers_agree_with_each_other(board: Board) -> None:
+    # attackers() and is_attacked_by() are two walks of the same rules; the legal moves are
+    # exactly the pseudo-legal ones (plus castling) after which nothing attacks the King.
+    for color in (True, False):
+        for square in range(board.files * board.ranks):
+            found = board.attackers(color, square)
+            assert bool(found) == board.is_attacked_by(color, square), (board.fen(), square)
+            for frm in found:
+                piece = board.piece_at(frm)
+                assert piece is not None and piece.color == color
+    legal = set(board.legal_moves)
+    pseudo = list(board.pseudo_legal_moves)
+    for move in pseudo:
+        assert (board.checkers_after(move) == []) == (move in legal), (board.fen(), move)
+    assert {m for m in legal if m.rook_from is None and not board.is_castling(m)} <= set(pseudo)
 
 
 # -- the piece cannot get there -------------------------------------------------------------
