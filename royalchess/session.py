@@ -337,7 +337,7 @@ class GameSession:
         if isinstance(move, str):
             move = read_move(self.board, move.strip())
         elif move not in self.board.legal_moves:
-            raise GameError(400, f"illegal move {move.uci()} in {self.board.fen()}")
+            raise GameError(400, explain.explain_move(self.board, move))
         return self._push(move)
 
     def check_computer_turn(self, *, ply: int | None = None, for_human: bool = False) -> None:
