@@ -332,6 +332,27 @@ def test_royal_promotion_waived(page: Any) -> None:
     expect(page.locator("cg-board piece")).to_have_count(4)
 
 
+def test_a_game_changed_in_another_tab_is_reloaded(page: Any, server: str) -> None:
+    game = new_game(page, "chess", mode="two-players")
+    base = server.rstrip("/")
+    # another tab (or the terminal) plays 1. e4 in this game
+    request(base, "POST", f"/api/games/{game['id']}/move", {"move": "e4", "ply": 0})
+    # this page still shows the start position: its move is refused (409), and it reloads
+    with page.expect_response(lambda r: r.url.endswith("/move")) as answer:
+        click(page, "d2", "d4")
+    assert answer.value.status == 409
+    assert answer.value.request.post_data_json == {"move": "d2d4", "ply": 0}
+    s = wait_for_plies(page, 1)
+    assert s["moves"][0]["san"] == "e4" and s["ply"] == 1
+    expect(page.locator("#message")).to_contain_text("the game changed in another window")
+    # and plays on from the game as saved
+    settle(page)
+    click(page, "e7", "e5")
+    s = wait_for_plies(page, 2)
+    saved = request(base, "GET", f"/api/games/{game['id']}")
+    assert [m["uci"] for m in saved["moves"]] == ["e2e4", "e7e5"]
+
+
 def test_saved_games_resume(page: Any) -> None:
     game = new_game(page, "chess", mode="two-players")
     click(page, "d2", "d4")
