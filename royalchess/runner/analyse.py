@@ -22,12 +22,13 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 
 from royalchess import pgn
 from royalchess.board import Board
 from royalchess.engine import Engine, Info, Limit, Score
+from royalchess.move import Move
 from royalchess.runner.backends import Backend
 from royalchess.runner.output import open_output, pgn_prefix
 from royalchess.runner.progress import progress_bar
@@ -35,9 +36,12 @@ from royalchess.runner.progress import progress_bar
 __all__ = [
     "AnalyseUnit",
     "AnalysedGame",
+    "GameReview",
+    "MoveReview",
     "Skipped",
     "accuracy",
     "read_input",
+    "review_game",
     "run_analyse",
     "winning_chances",
 ]
@@ -120,39 +124,100 @@ class Skipped:
         return f"game {self.number}{where}: {self.reason}"
 
 
-def analyse_game(unit: AnalyseUnit) -> AnalysedGame:
-    """Search every position of the game's main line and annotate it."""
-    game = pgn.read_game(unit.text)
-    assert game is not None and not game.errors, "analyse units carry games read cleanly"
-    engine = Engine(hash_mb=unit.hash_mb)
-    limit = Limit(depth=unit.depth, nodes=unit.nodes, movetime=unit.movetime)
+@dataclass(frozen=True, slots=True)
+class MoveReview:
+    """The judgement of one move of a game's main line."""
+
+    ply: int
+    """The move's number in the game, from 1."""
+    move: Move
+    san: str
+    mover: bool
+    """The side that made the move (``True``: White)."""
+    before: Info | None
+    """The search of the position before the move (``None``: the game was over)."""
+    after: Info | None
+    """The search of the position after it (``None``: the move ended the game)."""
+    chances_before: float | None
+    """The mover's winning chances (-1 to 1) before the move, and after it."""
+    chances_after: float | None
+    accuracy: float | None
+    """lichess's accuracy of the move (0-100)."""
+    nag: int | None
+    """``NAG_DUBIOUS_MOVE``, ``NAG_MISTAKE``, ``NAG_BLUNDER`` or ``None``."""
+    best: Move | None
+    """The engine's better move, for a judged move."""
+
+    @property
+    def judgement(self) -> str | None:
+        """``"Inaccuracy"``, ``"Mistake"``, ``"Blunder"`` or ``None``."""
+        return None if self.nag is None else _NAMES[self.nag]
+
+
+@dataclass(frozen=True, slots=True)
+class GameReview:
+    """Every move of a game judged; the game itself is annotated in place."""
+
+    game: pgn.Game
+    moves: tuple[MoveReview, ...]
+    white_accuracy: float | None
+    black_accuracy: float | None
+
+    @property
+    def judgements(self) -> tuple[int, int, int]:
+        """Inaccuracies, mistakes, blunders (both sides)."""
+        nags = [m.nag for m in self.moves]
+        return (
+            nags.count(pgn.NAG_DUBIOUS_MOVE),
+            nags.count(pgn.NAG_MISTAKE),
+            nags.count(pgn.NAG_BLUNDER),
+        )
+
+
+def review_game(
+    game: pgn.Game,
+    search: Callable[[Board], Info | None],
+    *,
+    on_position: Callable[[int, int], object] | None = None,
+) -> GameReview:
+    """Search every position of *game*'s main line with *search* (the best line of a
+    full-strength search, or ``None``), judge each move and annotate *game* in place:
+    ``[%eval]`` comments, NAGs, the better line as a variation, the accuracy tags.
+
+    *on_position(done, total)* is called after each position searched.
+    """
     board = game.board()
     nodes = game.mainline()
+    total = len(nodes) + 1
     # evaluations[i]: the search of the position before move i (i == len: the last one)
     evaluations: list[Info | None] = []
     boards: list[Board] = []
-    for i in range(len(nodes) + 1):
+    for i in range(total):
         boards.append(board.copy())
-        if board.is_game_over():
-            evaluations.append(None)
-        else:
-            lines = engine.analyse(board, limit)
-            evaluations.append(lines[0] if lines else None)
+        evaluations.append(None if board.is_game_over() else search(board))
+        if on_position is not None:
+            on_position(i + 1, total)
         if i < len(nodes):
             move = nodes[i].move
             assert move is not None
             board.push(move)
     accuracies: dict[bool, list[float]] = {True: [], False: []}
-    counts = {pgn.NAG_DUBIOUS_MOVE: 0, pgn.NAG_MISTAKE: 0, pgn.NAG_BLUNDER: 0}
+    reviews: list[MoveReview] = []
     for i, node in enumerate(nodes):
         before, after = boards[i], boards[i + 1]
+        assert node.move is not None
         mover = before.turn
         node.comment = _EVAL_RE.sub(" ", node.comment).strip()
         info_before, info_after = evaluations[i], evaluations[i + 1]
         if info_after is not None:
             node.comment = f"[%eval {_eval_text(info_after.score, after.turn)}] " + node.comment
             node.comment = node.comment.strip()
+        review = MoveReview(
+            i + 1, node.move, before.san(node.move), mover, info_before, info_after,
+            None, None, None, None, None,
+        )  # fmt: skip
         if info_before is None:
+            reviews.append(review)
             continue
         chances_before = winning_chances(_cp(info_before.score))
         if info_after is not None:
@@ -162,7 +227,8 @@ def analyse_game(unit: AnalyseUnit) -> AnalysedGame:
             won = outcome is not None and outcome.winner == mover
             chances_after = 1.0 if won else 0.0
         drop = chances_before - chances_after
-        accuracies[mover].append(accuracy(50 + 50 * chances_before, 50 + 50 * chances_after))
+        move_accuracy = accuracy(50 + 50 * chances_before, 50 + 50 * chances_after)
+        accuracies[mover].append(move_accuracy)
         nag = (
             pgn.NAG_BLUNDER
             if drop >= _BLUNDER
@@ -174,8 +240,19 @@ def analyse_game(unit: AnalyseUnit) -> AnalysedGame:
         )
         best = info_before.move
         if nag is None or best is None or best == node.move:
+            nag = best = None
+        reviews.append(
+            replace(
+                review,
+                chances_before=chances_before,
+                chances_after=chances_after,
+                accuracy=move_accuracy,
+                nag=nag,
+                best=best,
+            )
+        )
+        if nag is None or best is None:
             continue
-        counts[nag] += 1
         node.nags.add(nag)
         note = f"{_NAMES[nag]}. {before.san(best)} was best."
         node.comment = f"{node.comment} {note}".strip()
@@ -189,15 +266,30 @@ def analyse_game(unit: AnalyseUnit) -> AnalysedGame:
         game.headers["WhiteAccuracy"] = f"{white:.1f}"
     if black is not None:
         game.headers["BlackAccuracy"] = f"{black:.1f}"
+    return GameReview(game, tuple(reviews), white, black)
+
+
+def analyse_game(unit: AnalyseUnit) -> AnalysedGame:
+    """Search every position of the game's main line and annotate it."""
+    game = pgn.read_game(unit.text)
+    assert game is not None and not game.errors, "analyse units carry games read cleanly"
+    engine = Engine(hash_mb=unit.hash_mb)
+    limit = Limit(depth=unit.depth, nodes=unit.nodes, movetime=unit.movetime)
+
+    def search(board: Board) -> Info | None:
+        lines = engine.analyse(board, limit)
+        return lines[0] if lines else None
+
+    review = review_game(game, search)
     game.headers["Annotator"] = "royalchess analyse " + _describe(unit)
     game.headers["Unit"] = str(unit.id)
     return AnalysedGame(
         unit.id,
         pgn.write_game(game) + "\n",
-        len(boards),
-        white,
-        black,
-        (counts[pgn.NAG_DUBIOUS_MOVE], counts[pgn.NAG_MISTAKE], counts[pgn.NAG_BLUNDER]),
+        len(review.moves) + 1,
+        review.white_accuracy,
+        review.black_accuracy,
+        review.judgements,
     )
 
 
