@@ -194,10 +194,10 @@ def test_killed_worker_is_retried_and_every_unit_counted_once(tmp_path: Path) ->
     assert marker.exists() and backend.restarts == 1
     assert sorted((unit.id, value) for unit, value in results) == [(i, i * i) for i in range(6)]
     # a whole match: the killed game is played again, each game written and counted once
-    plan = small_plan(6)
-    crash = CrashingBackend(2, victim=3, marker=tmp_path / "killed-game")
+    plan = small_plan(4)
+    crash = CrashingBackend(2, victim=1, marker=tmp_path / "killed-game")
     outcome = run_match(plan, crash, str(tmp_path / "crash.pgn"), quiet=True)
-    assert crash.restarts == 1 and outcome.stats.games == 6 and sum(outcome.stats.penta) == 3
+    assert crash.restarts == 1 and outcome.stats.games == 4 and sum(outcome.stats.penta) == 2
     reference = run_match(plan, LocalBackend(2), str(tmp_path / "ref.pgn"), quiet=True)
     assert games_of(tmp_path / "crash.pgn") == games_of(tmp_path / "ref.pgn")
     assert outcome.stats == reference.stats
@@ -213,7 +213,7 @@ def test_ctrl_c_then_resume_plays_each_game_once(tmp_path: Path) -> None:
         "royalchess",
         "royalchess:level=4",
         "--nodes",
-        "1500",
+        "800",
         "--games",
         "10",
         "--seed",
