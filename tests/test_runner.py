@@ -494,3 +494,25 @@ def test_bench_match_keeps_its_helpers() -> None:
     elo, low, high = bench_match.elo_interval(30, 20, 10)
     assert low < elo < high and round(elo) == 120
     assert os.path.exists(REPO / "royalchess" / "runner" / "openings" / "royal.txt")
+
+
+def test_a_real_uci_engine_plays_royal_chess(tmp_path: Path) -> None:
+    out = tmp_path / "uci.pgn"
+    plan = MatchPlan(
+        EngineSpec.parse("royalchess:level=10"),
+        EngineSpec.parse(f"uci[Hash=4,name=rc-uci]:{sys.executable} -m royalchess uci"),
+        "royal",
+        builtin_openings("royal"),
+        TimeControl(nodes=200),
+        2,
+        seed=5,
+    )
+    outcome = run_match(plan, LocalBackend(2), str(out), quiet=True)
+    assert outcome.stats.games == 2 and not outcome.stats.forfeits
+    games = list(pgn.read_games(out.read_text()))
+    assert {g.headers["Black"] for g in games} | {g.headers["White"] for g in games} == {
+        "royalchess level=10",
+        "rc-uci",
+    }
+    assert all(g.variant == "royal" and g.headers["Termination"] != "abandoned" for g in games)
+    assert all(len(g.mainline_moves()) > 10 for g in games)
