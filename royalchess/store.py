@@ -79,7 +79,29 @@ def _migrate_v0_to_v1(db: sqlite3.Connection) -> None:
             db.execute(statement)
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migrate_v0_to_v1,)
+def _migrate_v1_to_v2(db: sqlite3.Connection) -> None:
+    """Version 2: the game's clocks (:mod:`royalchess.clock`). Older games get ``NULL`` in
+    every new column: no clock, as they were played."""
+    for column in _CLOCK_COLUMNS:
+        db.execute(f"ALTER TABLE games ADD COLUMN {column} REAL")
+
+
+_CLOCK_COLUMNS = (
+    "clock_base",
+    "clock_increment",
+    "white_time",
+    "black_time",
+    "clock_since",
+    "clock_seen",
+)
+"""The clock of a game (all ``NULL``: none): its time control in seconds, each side's time
+left as of ``clock_since`` (when the side to move's clock started; ``NULL``: stopped), and
+``clock_seen``, the last sign that someone was at the game."""
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _migrate_v0_to_v1,
+    _migrate_v1_to_v2,
+)
 """``MIGRATIONS[n]`` upgrades a database from schema version *n* to *n + 1*, in place. A new
 schema appends a step here; a step never changes once released."""
 
@@ -88,8 +110,21 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 _GAME_COLUMNS = (
     "id, variant, start_fen, mode, white, black, level, result, termination, headers, "
-    "created, updated"
+    "created, updated, " + ", ".join(_CLOCK_COLUMNS)
 )
+
+def _clock_values(clock: Any) -> tuple[Any, ...]:
+    """The clock columns' values of *clock* (a :class:`royalchess.clock.Clocks`, or ``None``
+    for a game without a clock)."""
+    if clock is None:
+        return (None,) * len(_CLOCK_COLUMNS)
+    control = clock.control
+    return (control.base, control.increment, clock.white, clock.black, clock.since, clock.seen)
+
+
+def _save_clock(db: sqlite3.Connection, game_id: int, clock: Any) -> None:
+    sets = ", ".join(f"{column} = ?" for column in _CLOCK_COLUMNS)
+    db.execute(f"UPDATE games SET {sets} WHERE id = ?", (*_clock_values(clock), game_id))
 
 
 _WHERE = {"unfinished": "WHERE result = '*'", "finished": "WHERE result != '*'"}
@@ -131,6 +166,12 @@ class GameRecord:
     moves: list[str] = field(default_factory=list)
     plies: int = 0
     """Number of moves played (also set when a listing leaves the moves out)."""
+    clock_base: float | None = None
+    clock_increment: float | None = None
+    white_time: float | None = None
+    black_time: float | None = None
+    clock_since: float | None = None
+    clock_seen: float | None = None
 
     @property
     def finished(self) -> bool:
@@ -241,8 +282,10 @@ class GameStore:
         result: str = "*",
         termination: str | None = None,
         headers: str = "{}",
+        clock: Any = None,
     ) -> int:
-        """Save a new game (optionally with moves already played) and return its id."""
+        """Save a new game (optionally with moves already played) and return its id;
+        *clock* is its :class:`royalchess.clock.Clocks` (``None``: no clock)."""
         with self._transaction() as db:
             return self._insert(
                 db,
@@ -256,6 +299,7 @@ class GameStore:
                 result=result,
                 termination=termination,
                 headers=headers,
+                clock=clock,
             )
 
     def create_games(self, games: list[dict[str, Any]]) -> list[int]:
@@ -280,6 +324,7 @@ class GameStore:
         result: str = "*",
         termination: str | None = None,
         headers: str = "{}",
+        clock: Any = None,
     ) -> int:
         now = time.time()
         cur = db.execute(
@@ -289,6 +334,8 @@ class GameStore:
         )
         game_id = cur.lastrowid
         assert game_id is not None
+        if clock is not None:
+            _save_clock(db, game_id, clock)
         db.executemany(
             "INSERT INTO moves (game_id, ply, uci) VALUES (?,?,?)",
             [(game_id, ply, uci) for ply, uci in enumerate(moves or [])],
@@ -303,8 +350,10 @@ class GameStore:
         *,
         result: str = "*",
         termination: str | None = None,
+        clock: Any = None,
     ) -> None:
-        """Save the move played at *ply* (0-based) and the game's result after it.
+        """Save the move played at *ply* (0-based) and the game's result after it (and, given
+        *clock*, the game's clocks after it).
 
         Only if the game still has exactly *ply* moves and no result, checked in the same
         transaction as the write; else :class:`GameChangedError` and nothing is written. So
@@ -314,8 +363,10 @@ class GameStore:
             self._check(db, game_id, ply, unfinished=True)
             db.execute("INSERT INTO moves (game_id, ply, uci) VALUES (?,?,?)", (game_id, ply, uci))
             self._touch(db, game_id, result=result, termination=termination)
+            if clock is not None:
+                _save_clock(db, game_id, clock)
 
-    def truncate(self, game_id: int, plies: int, *, ply: int | None) -> None:
+    def truncate(self, game_id: int, plies: int, *, ply: int | None, clock: Any = None) -> None:
         """Keep only the first *plies* moves (a takeback); the game is unfinished again.
 
         *ply* is the number of moves the game had when the takeback was asked for
@@ -325,9 +376,17 @@ class GameStore:
             self._check(db, game_id, ply)
             db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, plies))
             self._touch(db, game_id, result="*", termination=None)
+            if clock is not None:
+                _save_clock(db, game_id, clock)
 
     def set_result(
-        self, game_id: int, result: str, termination: str | None, *, ply: int | None
+        self,
+        game_id: int,
+        result: str,
+        termination: str | None,
+        *,
+        ply: int | None,
+        clock: Any = None,
     ) -> None:
         """Record how the game ended (``'*'`` to reopen it).
 
@@ -337,6 +396,16 @@ class GameStore:
         with self._transaction() as db:
             self._check(db, game_id, ply, unfinished=ply is not None)
             self._touch(db, game_id, result=result, termination=termination)
+            if clock is not None:
+                _save_clock(db, game_id, clock)
+
+    def set_clock(self, game_id: int, clock: Any, *, ply: int) -> None:
+        """Save the clocks of a game going on (started, paused, seen) at *ply* moves:
+        :class:`GameChangedError` if it has another number of moves now or is over. The
+        game's ``updated`` stays: looking at a game is not playing it."""
+        with self._transaction() as db:
+            self._check(db, game_id, ply, unfinished=True)
+            _save_clock(db, game_id, clock)
 
     def update_settings(
         self,

@@ -114,7 +114,7 @@ def user_version(path: Path) -> int:
 
 def test_a_new_database_has_the_current_version(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.db")
-    assert store.schema_version == SCHEMA_VERSION == 1
+    assert store.schema_version == SCHEMA_VERSION == 2
     store.close()
     assert user_version(tmp_path / "games.db") == SCHEMA_VERSION
 
@@ -143,7 +143,7 @@ def test_a_newer_database_is_refused_and_left_unchanged(tmp_path: Path) -> None:
     db.execute("PRAGMA journal_mode=DELETE")  # one file, so the bytes say everything
     db.close()
     before = path.read_bytes()
-    with pytest.raises(SchemaVersionError, match=r"newer royalchess.*version 2.*up to version 1"):
+    with pytest.raises(SchemaVersionError, match=r"newer royalchess.*version 3.*up to version 2"):
         GameStore(path)
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.db"]
@@ -166,9 +166,9 @@ def test_a_schema_change_upgrades_in_place(tmp_path: Path, monkeypatch: pytest.M
     path = tmp_path / "games.db"
     write_release_0(path)
     monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, _add_opened_column))
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 3)
     store = GameStore(path)
-    assert store.schema_version == 2
+    assert store.schema_version == 3
     assert saved_games(store) == [tuple(g) for g in RELEASE_0_GAMES]
     store.close()
     db = sqlite3.connect(path)
@@ -188,7 +188,7 @@ def test_a_failing_upgrade_leaves_the_database_as_it_was(
         raise sqlite3.OperationalError("disk full (simulated)")
 
     monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, broken))
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 3)
     with pytest.raises(sqlite3.OperationalError, match="simulated"):
         GameStore(path)
     assert user_version(path) == 0
@@ -199,4 +199,35 @@ def test_a_failing_upgrade_leaves_the_database_as_it_was(
     monkeypatch.undo()
     store = GameStore(path)
     assert saved_games(store) == [tuple(g) for g in RELEASE_0_GAMES]
+    store.close()
+
+
+def test_a_version_1_database_upgrades_to_clocks_with_every_game(tmp_path: Path) -> None:
+    """Version 2 added the clock columns: a version-1 database keeps its games, each without
+    a clock (NULL), and a clock saved afterwards reads back."""
+    from royalchess.clock import Clocks, TimeControl
+
+    path = tmp_path / "games.db"
+    write_release_0(path)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    store = GameStore(path)
+    assert store.schema_version == SCHEMA_VERSION == 2
+    assert saved_games(store) == [tuple(g) for g in RELEASE_0_GAMES]
+    rec = store.get(1)
+    assert (rec.clock_base, rec.white_time, rec.black_time, rec.clock_since) == (None,) * 4
+    clock = Clocks(TimeControl(300.0, 3.0), 250.5, 280.0, 1000.0, 1010.0)
+    store.append_move(1, 3, "b8c6", clock=clock)
+    rec = store.get(1)
+    assert rec.moves[-1] == "b8c6"
+    assert (rec.clock_base, rec.clock_increment, rec.white_time, rec.black_time) == (
+        300.0,
+        3.0,
+        250.5,
+        280.0,
+    )
+    assert (rec.clock_since, rec.clock_seen) == (1000.0, 1010.0)
+    assert store.get(2).clock_base is None
     store.close()
