@@ -557,6 +557,8 @@ class TerminalGame:
             self.say("A draw can be claimed: type 'draw' to claim it.")
 
     def _computer_moves(self) -> None:
+        if not self._in_step():  # changed elsewhere: think on the game as saved
+            return
         try:
             computer = self._computer_engine()
             with self.screen.thinking(f"The computer is thinking (level {self.level})…"):
