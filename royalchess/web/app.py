@@ -18,7 +18,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import (
+    FileResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -29,7 +35,9 @@ from royalchess.variants import VARIANTS
 from royalchess.web import coach, pgn_io
 from royalchess.web.computer import Computer, EngineUnavailableError, Ticket
 from royalchess.web.games import MODES, ApiError, GameService
+from royalchess.web.live import MAX_LINES, LiveAnalysis, position_from_query, position_view
 from royalchess.web.offload import Offload, read_pgn
+from royalchess.web.review import Reviews
 from royalchess.web.security import Policy, SecurityMiddleware
 
 __all__ = ["create_app"]
@@ -111,18 +119,24 @@ def create_app(
     computer: Computer | None = None,
     policy: Policy | None = None,
     offload: Offload | None = None,
+    live: dict[str, Any] | None = None,
+    review_limit: Any = None,
 ) -> Starlette:
     """Return the ASGI app serving the page and the API on the games in *db_path*.
 
     *policy* says which host names, token and body size it accepts (:mod:`.security`;
     by default: served on 127.0.0.1, no token, 1 MB bodies); *offload* runs PGN reading
-    in child processes with a time bound (:mod:`.offload`; 10 s by default).
+    in child processes with a time bound (:mod:`.offload`; 10 s by default). *live* bounds
+    each live analysis (``seconds``, ``depth``, ``interval``: :mod:`.live`), *review_limit*
+    the search of each position in a game review (:mod:`.review`).
     """
     if offload is None:
         offload = Offload()
     if store is None:
         store = GameStore(db_path)
     service = GameService(store, computer)
+    analyses = LiveAnalysis(service, **(live or {}))
+    reviews = Reviews(service) if review_limit is None else Reviews(service, review_limit)
 
     def api(func: Callable[[Request], Awaitable[Any]]) -> Handler:
         async def endpoint(request: Request) -> Response:
@@ -283,6 +297,44 @@ def create_app(
 
         return JSONResponse(await run_in_threadpool(save), status_code=201)
 
+    async def position(request: Request) -> Any:
+        return await run_in_threadpool(position_view, service, request.query_params)
+
+    async def analysis(request: Request) -> Any:
+        query = request.query_params
+        board = await run_in_threadpool(position_from_query, query)
+        tab = query.get("tab", "")
+        if not tab or len(tab) > 64 or not tab.replace("-", "").replace("_", "").isalnum():
+            raise ApiError(400, "a tab id is required: ?tab= letters, digits, - and _")
+        text = query.get("lines", str(MAX_LINES))
+        if not text.isdigit() or not 1 <= int(text) <= MAX_LINES:
+            raise ApiError(400, f"lines must be 1 to {MAX_LINES}, not {text!r}")
+        events = analyses.events(request, board, multipv=int(text), tab=tab)
+        return StreamingResponse(
+            events, media_type="text/event-stream", headers={"Cache-Control": "no-store"}
+        )
+
+    async def stop_analysis(request: Request) -> Any:
+        tab = _field(await _body(request), "tab", str, "")
+        return {"stopped": analyses.stop_tab(tab)}
+
+    async def start_review(request: Request) -> Any:
+        game_id = _game_id(request)
+        return await run_in_threadpool(reviews.start, game_id)
+
+    async def get_review(request: Request) -> Any:
+        return reviews.status(_game_id(request))
+
+    async def review_pgn(request: Request) -> Any:
+        game_id = _game_id(request)
+        return PlainTextResponse(
+            reviews.annotated_pgn(game_id),
+            media_type="application/x-chess-pgn",
+            headers={
+                "Content-Disposition": f'attachment; filename="royalchess-{game_id}-review.pgn"'
+            },
+        )
+
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
@@ -313,6 +365,12 @@ def create_app(
         Route(g + "/pgn", api(export_pgn)),
         Route(g + "/record", api(export_record)),
         Route("/api/import", api(import_pgn), methods=["POST"]),
+        Route("/api/position", api(position)),
+        Route("/api/analysis", api(analysis), methods=["GET"]),
+        Route("/api/analysis/stop", api(stop_analysis), methods=["POST"]),
+        Route(g + "/review", api(get_review), methods=["GET"]),
+        Route(g + "/review", api(start_review), methods=["POST"]),
+        Route(g + "/review/pgn", api(review_pgn)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
@@ -321,4 +379,6 @@ def create_app(
         middleware=[Middleware(SecurityMiddleware, policy=policy or Policy())],
     )
     app.state.service = service
+    app.state.analyses = analyses
+    app.state.reviews = reviews
     return app

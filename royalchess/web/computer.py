@@ -198,6 +198,29 @@ class Computer:
 
         lines = self._run(ticket, game, work)
         return _describe(board, lines[0] if lines else None)
+    def analyse(
+        self,
+        board: Board,
+        limit: Any,
+        *,
+        multipv: int = 1,
+        on_info: Callable[[Any], object] | None = None,
+        game: int | None = None,
+        ticket: Ticket | None = None,
+    ) -> list[Any]:
+        """Analyse *board* at full strength within *limit* (an engine ``Limit``): the best
+        *multipv* lines (engine ``Info``), best first. *on_info* gets each line as it is
+        found, on the searching thread (live analysis, :mod:`.live`; game review)."""
+        copy = board.copy()
+
+        def work(engine: Any, reserved: int) -> list[Any]:
+            result = engine.search(
+                copy, limit, multipv=multipv, on_info=on_info, strength=False, ticket=reserved
+            )
+            return list(result.lines)
+
+        return self._run(ticket, game, work)
+
 
 
 def _get(info: Any, name: str) -> Any:

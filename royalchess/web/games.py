@@ -225,6 +225,27 @@ class GameService:
             "created": rec.created,
             "updated": rec.updated,
         }
+    def position(self, board: Board) -> dict[str, Any]:
+        """Any position as the page shows it, outside a saved game (the analysis board):
+        FEN, pieces, side to move, the King in check, the legal moves with their parts."""
+        check = board.king(board.turn) if board.is_check() else None
+        over = board.outcome() is not None
+        return {
+            "variant": board.variant,
+            "files": board.files,
+            "ranks": board.ranks,
+            "fen": board.fen(),
+            "board_fen": board.fen().split()[0].replace("*", ""),
+            "queen_powers": _queen_powers(board),
+            "turn": color_name(board.turn),
+            "check": None if check is None else board.square_name(check),
+            "legal": [] if over else self._legal(board),
+        }
+
+    def arrows(self, board: Board, move: Move) -> list[list[str]]:
+        """Arrows that show *move* in *board* (a Guard's pre-move first)."""
+        return self._arrows(board, move)
+
 
     @staticmethod
     def _squares(board: Board, move: Move) -> list[str]:
