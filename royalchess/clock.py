@@ -166,7 +166,9 @@ def time_control_from_json(value: object) -> TimeControl | None:
                 "'5+3', or null"
             )
         return TimeControl(value["base"], value.get("increment", 0))
-    raise TimeControlError(f"the clock must be text such as '5+3', an object or null, not {value!r}")
+    raise TimeControlError(
+        f"the clock must be text such as '5+3', an object or null, not {value!r}"
+    )
 
 
 @dataclass(frozen=True)
@@ -205,7 +207,9 @@ class Clocks:
             return 0.0
         return max(0.0, self._end(now, present) - self.since)
 
-    def left(self, color: bool, now: float, *, turn: bool | None = None, present: bool = False) -> float:
+    def left(
+        self, color: bool, now: float, *, turn: bool | None = None, present: bool = False
+    ) -> float:
         """The time *color* has left at *now* (the side to move is *turn*, by default
         *color*); may be negative when it has run out."""
         saved = self.white if color else self.black
@@ -253,7 +257,9 @@ class Clocks:
 
     def timed_out(self, turn: bool) -> Clocks:
         """The clocks stopped with *turn*'s time at zero (it lost, or drew, on time)."""
-        return replace(self, since=None, **{"white" if turn else "black": 0.0})
+        if turn:
+            return replace(self, since=None, white=0.0)
+        return replace(self, since=None, black=0.0)
 
     def resumed_at(self, now: float) -> Clocks:
         """The clocks with the side to move's clock starting again at *now* (after a takeback:

@@ -29,11 +29,20 @@ royalchess.session.ConflictError: the game changed in another window: reload
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import Any, Protocol
 
 from royalchess import explain
 from royalchess.board import Board
+from royalchess.clock import (
+    DRAWN_ON_TIME,
+    LOST_ON_TIME,
+    Clocks,
+    Now,
+    TimeControl,
+    time_out_result,
+)
 from royalchess.errors import ChessError
 from royalchess.move import WHITE, Move
 from royalchess.outcome import Outcome, Termination
@@ -135,6 +144,10 @@ def result_text(result: str, termination: str | None) -> str:
     """``'White wins by checkmate'``, ``'Draw by stalemate'``; ``''`` for a game going on."""
     if result == "*":
         return ""
+    if termination == LOST_ON_TIME and result in ("1-0", "0-1"):
+        return f"{'Black' if result == '1-0' else 'White'} lost on time"
+    if termination == DRAWN_ON_TIME and result == "1/2-1/2":
+        return f"Draw: {termination}"
     if result == "1/2-1/2":
         return f"Draw by {termination}" if termination else "Draw"
     winner = "White" if result == "1-0" else "Black"
@@ -178,6 +191,8 @@ class GameSession:
         result: str = "*",
         termination: str | None = None,
         record: GameRecord | None = None,
+        clock: Clocks | None = None,
+        now: Now = time.time,
     ) -> None:
         self.store = store
         self.game_id = game_id
@@ -188,17 +203,37 @@ class GameSession:
         self.result, self.termination = result, termination
         self.record = record
         """The record this session was read from, if it was (its dates and tags)."""
+        self.clock = clock
+        """The game's clocks (:mod:`royalchess.clock`); ``None``: played without a clock."""
+        self.now = now
+        """The time source of the clocks (wall time; a fake one in tests)."""
+        self.present = False
+        """Whether this session's process is with the player the whole time (the terminal):
+        its moves are charged all their time, not only up to the last sign of life."""
 
     # -- making one ---------------------------------------------------------------------------
 
     @classmethod
-    def from_record(cls, rec: GameRecord, store: GameStore | None = None) -> GameSession:
+    def from_record(
+        cls, rec: GameRecord, store: GameStore | None = None, *, now: Now = time.time
+    ) -> GameSession:
         """The saved game *rec*, replayed; :class:`GameError` (409) if it does not replay."""
         try:
             start = Board(rec.start_fen, variant=rec.variant)
             board = start.copy()
             moves = [board.push_uci(uci) for uci in rec.moves]
-        except ChessError as exc:
+            clock = None
+            if rec.clock_base is not None:
+                control = TimeControl(rec.clock_base, rec.clock_increment or 0.0)
+                white, black = rec.white_time, rec.black_time
+                clock = Clocks(
+                    control,
+                    control.base if white is None else white,
+                    control.base if black is None else black,
+                    rec.clock_since,
+                    rec.clock_seen,
+                )
+        except (ChessError, ValueError) as exc:
             raise GameError(409, f"game {rec.id} cannot be read: {exc}") from None
         return cls(
             start,
@@ -212,16 +247,18 @@ class GameSession:
             result=rec.result,
             termination=rec.termination,
             record=rec,
+            clock=clock,
+            now=now,
         )
 
     @classmethod
-    def load(cls, store: GameStore, game_id: int) -> GameSession:
+    def load(cls, store: GameStore, game_id: int, *, now: Now = time.time) -> GameSession:
         """Game *game_id* as saved now; :class:`GameGoneError` if there is none."""
         try:
             rec = store.get(game_id)
         except GameNotFoundError as exc:
             raise GameGoneError(str(exc)) from None
-        return cls.from_record(rec, store)
+        return cls.from_record(rec, store, now=now)
 
     @classmethod
     def create(
@@ -233,9 +270,12 @@ class GameSession:
         color: bool = WHITE,
         level: int = DEFAULT_LEVEL,
         save: bool = True,
+        time_control: TimeControl | None = None,
+        now: Now = time.time,
     ) -> GameSession:
         """A new game from *board* (its moves so far are kept); *color* is the human's side
-        against the computer. Saved at once with *save*, else by its first write."""
+        against the computer; *time_control* its clocks (``None``: none), running from now.
+        Saved at once with *save*, else by its first write."""
         white, black = players(mode, color)
         session = cls(
             _root(board),
@@ -245,10 +285,13 @@ class GameSession:
             white=white,
             black=black,
             level=_check_level(level),
+            now=now,
         )
         outcome = session.board.outcome()
         if outcome is not None:
             session.result, session.termination = outcome.result(), reason(outcome)
+        if time_control is not None:
+            session.clock = Clocks.start(time_control, now=None if outcome else now())
         if save:
             session._create()
         return session
@@ -257,7 +300,8 @@ class GameSession:
         """Read the game again as saved (after a :class:`ConflictError`)."""
         if self.store is None or self.game_id is None:
             return
-        fresh = GameSession.load(self.store, self.game_id)
+        fresh = GameSession.load(self.store, self.game_id, now=self.now)
+        fresh.present = self.present
         self.__dict__.update(fresh.__dict__)
 
     def same_as_saved(self) -> bool | None:
@@ -322,7 +366,9 @@ class GameSession:
             raise ConflictError()
 
     def check_playing(self) -> None:
-        """Refuse a move or a result in a game that is over."""
+        """Refuse a move or a result in a game that is over (or just lost on time: the
+        flag is looked at first, and its result saved)."""
+        self.check_flag()
         if self.finished:
             raise GameError(409, f"the game is over: {self.result_text}")
 
@@ -372,7 +418,7 @@ class GameSession:
         """Save the computer's *move*, found in this position: the game must still be here."""
         if move not in self.board.legal_moves:
             raise ConflictError()
-        return self._push(move)
+        return self._push(move, present=True)  # the server (or terminal) searched all along
 
     def takeback_plies(self) -> int:
         """How many moves a takeback takes back: against the computer, your move and the
@@ -403,7 +449,14 @@ class GameSession:
             raise GameError(
                 409, "no move to take back" if not played else f"only {played} moves were played"
             )
-        self._write(lambda store, game_id: store.truncate(game_id, played - plies, ply=played))
+        clock = self.clock
+        if clock is not None:  # times left are kept; the new side to move's clock runs
+            now = self.now()
+            clock = clock.paused(self.board.turn, now, present=self.present).resumed_at(now)
+        self._write(
+            lambda store, game_id: store.truncate(game_id, played - plies, ply=played, clock=clock)
+        )
+        self.clock = clock
         taken = []
         for _ in range(plies):
             self.board.pop()
@@ -457,35 +510,115 @@ class GameSession:
 
     # -- saving -----------------------------------------------------------------------------
 
-    def _push(self, move: Move) -> str:
-        ply, before = self.ply, (self.result, self.termination)
+    def _push(self, move: Move, *, present: bool = False) -> str:
+        ply, before = self.ply, (self.result, self.termination, self.clock)
+        turn = self.board.turn
         san = self.board.san_and_push(move)
         self.sans.append(san)
         outcome = self.board.outcome()
         if outcome is not None:
             self.result, self.termination = outcome.result(), reason(outcome)
+        if self.clock is not None:
+            now = self.now()
+            self.clock = self.clock.after_move(turn, now, present=present or self.present)
+            if outcome is not None:
+                self.clock = self.clock.paused(not turn, now)
         try:
             if self.store is not None and self.game_id is None:
                 self._create()  # a game not saved yet is saved whole with its first move
             else:
                 self._write(
                     lambda store, game_id: store.append_move(
-                        game_id, ply, move.uci(), result=self.result, termination=self.termination
+                        game_id,
+                        ply,
+                        move.uci(),
+                        result=self.result,
+                        termination=self.termination,
+                        clock=self.clock,
                     )
                 )
         except BaseException:
             self.board.pop()
             self.sans.pop()
-            self.result, self.termination = before
+            self.result, self.termination, self.clock = before
             raise
         return san
 
-    def _end(self, result: str, termination: str) -> None:
+    def _end(self, result: str, termination: str, clock: Clocks | None = None) -> None:
         ply = self.ply
-        self._write(lambda store, game_id: store.set_result(game_id, result, termination, ply=ply))
-        self.result, self.termination = result, termination
+        if clock is None and self.clock is not None:
+            clock = self.clock.paused(self.board.turn, self.now(), present=self.present)
+        self._write(
+            lambda store, game_id: store.set_result(
+                game_id, result, termination, ply=ply, clock=clock
+            )
+        )
+        self.result, self.termination, self.clock = result, termination, clock
         if self.store is not None and self.game_id is None:
             self._create()
+
+    # -- the clocks -------------------------------------------------------------------------
+
+    def check_flag(self) -> bool:
+        """If the side to move has run out of time, end the game on time and save it: a loss,
+        or a draw when the opponent cannot mate (FIDE Laws 6.9). Return whether it did."""
+        clock = self.clock
+        if clock is None or self.finished:
+            return False
+        turn = self.board.turn
+        if not clock.flagged(turn, self.now(), present=self.present):
+            return False
+        result, termination = time_out_result(self.board, turn)
+        self._end(result, termination, clock.timed_out(turn))
+        return True
+
+    def tick(self) -> None:
+        """Someone looks at the game: look at the flag (see :meth:`check_flag`); else renew
+        the clocks' sign of life and start a stopped clock (saved, unless nothing changed)."""
+        if self.clock is None or self.finished or self.check_flag():
+            return
+        clock = self.clock.touched(self.board.turn, self.now(), present=self.present)
+        self._save_clock(clock)
+
+    def pause(self, *, ply: int | None = None) -> None:
+        """Stop the clock of the side to move (the page was closed, the terminal left); the
+        next look at the game starts it again. A flag that fell before is looked at first."""
+        self.check_ply(ply)
+        if self.clock is None or self.finished or self.check_flag():
+            return
+        self._save_clock(self.clock.paused(self.board.turn, self.now(), present=self.present))
+
+    def _save_clock(self, clock: Clocks) -> None:
+        ply = self.ply
+        if self.store is not None and self.game_id is not None:
+            self._write(lambda store, game_id: store.set_clock(game_id, clock, ply=ply))
+        self.clock = clock
+
+    def clock_state(self) -> dict[str, Any] | None:
+        """The clocks as the page shows them (``None``: no clock): the control, both times
+        left now, the side whose clock runs (``None`` when the game is over) and whether the
+        game is paused."""
+        if self.clock is None:
+            return None
+        state = self.clock.to_json(self.board.turn, self.now())
+        if self.finished:
+            state.update(running=None, paused=True)
+        return state
+
+    def engine_clock(self) -> dict[str, float] | None:
+        """The clocks as an engine ``Limit`` takes them (``wtime``, ``btime``, ``winc``,
+        ``binc``, in seconds, as of now), for the computer to play to its clock."""
+        clock = self.clock
+        if clock is None:
+            return None
+        now, turn = self.now(), self.board.turn
+        inc = clock.control.increment
+        return {
+            "wtime": max(0.0, clock.left(True, now, turn=turn, present=True)),
+            "btime": max(0.0, clock.left(False, now, turn=turn, present=True)),
+            "winc": inc,
+            "binc": inc,
+        }
 
     def _write(self, action: Any) -> None:
         """Run the checked write *action(store, game_id)* (nothing for a game not saved:
@@ -512,6 +645,7 @@ class GameSession:
             moves=[move.uci() for move in self.board.move_stack],
             result=self.result,
             termination=self.termination,
+            clock=self.clock,
         )
 
     def save_new(self) -> int | None:

@@ -113,6 +113,7 @@ _GAME_COLUMNS = (
     "created, updated, " + ", ".join(_CLOCK_COLUMNS)
 )
 
+
 def _clock_values(clock: Any) -> tuple[Any, ...]:
     """The clock columns' values of *clock* (a :class:`royalchess.clock.Clocks`, or ``None``
     for a game without a clock)."""

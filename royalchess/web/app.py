@@ -29,6 +29,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from royalchess.board import Board
+from royalchess.clock import Now
 from royalchess.errors import ChessError
 from royalchess.store import GameStore
 from royalchess.variants import VARIANTS
@@ -121,6 +122,7 @@ def create_app(
     offload: Offload | None = None,
     live: dict[str, Any] | None = None,
     review_limit: Any = None,
+    now: Now | None = None,
 ) -> Starlette:
     """Return the ASGI app serving the page and the API on the games in *db_path*.
 
@@ -128,13 +130,14 @@ def create_app(
     by default: served on 127.0.0.1, no token, 1 MB bodies); *offload* runs PGN reading
     in child processes with a time bound (:mod:`.offload`; 10 s by default). *live* bounds
     each live analysis (``seconds``, ``depth``, ``interval``: :mod:`.live`), *review_limit*
-    the search of each position in a game review (:mod:`.review`).
+    the search of each position in a game review (:mod:`.review`). *now* is the clocks'
+    time source (``time.time`` by default; tests give a fake one).
     """
     if offload is None:
         offload = Offload()
     if store is None:
         store = GameStore(db_path)
-    service = GameService(store, computer)
+    service = GameService(store, computer) if now is None else GameService(store, computer, now=now)
     analyses = LiveAnalysis(service, **(live or {}))
     reviews = Reviews(service) if review_limit is None else Reviews(service, review_limit)
 
@@ -180,6 +183,7 @@ def create_app(
             "level": _field(data, "level", int, 4),
             "fen": _field(data, "fen", str),
             "position_record": _field(data, "record", str),
+            "clock": data.get("clock"),
         }
         state = await run_in_threadpool(lambda: service.new_game(**kwargs))
         return JSONResponse(state, status_code=201)
@@ -240,6 +244,14 @@ def create_app(
         game_id, query = _game_id(request), request.query_params
         board = (await run_in_threadpool(service.game_record, game_id))[2]
         return coach.explain_click(board, query.get("from", ""), query.get("to", ""))
+
+    async def clock(request: Request) -> Any:
+        return await run_in_threadpool(service.clock, _game_id(request))
+
+    async def pause(request: Request) -> Any:
+        game_id = _game_id(request)
+        ply = _ply(await _body(request))
+        return await run_in_threadpool(lambda: service.pause(game_id, ply=ply))
 
     async def resign(request: Request) -> Any:
         game_id = _game_id(request)
@@ -359,6 +371,8 @@ def create_app(
         Route(g + "/evaluation", api(evaluation)),
         Route(g + "/threats", api(threats)),
         Route(g + "/explain", api(explain)),
+        Route(g + "/clock", api(clock)),
+        Route(g + "/pause", api(pause), methods=["POST"]),
         Route(g + "/resign", api(resign), methods=["POST"]),
         Route(g + "/claim-draw", api(claim_draw), methods=["POST"]),
         Route(g + "/settings", api(settings), methods=["POST"]),

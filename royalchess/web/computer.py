@@ -160,14 +160,35 @@ class Computer:
         return Limit(movetime=seconds)
 
     def play(
-        self, board: Board, level: int, *, game: int | None = None, ticket: Ticket | None = None
+        self,
+        board: Board,
+        level: int,
+        *,
+        game: int | None = None,
+        ticket: Ticket | None = None,
+        clock: dict[str, float] | None = None,
     ) -> Move:
-        """Return the computer's move in *board* at *level* (a search of *game*)."""
+        """Return the computer's move in *board* at *level* (a search of *game*).
+
+        Without *clock* it thinks for its level's :func:`move_time`; with *clock* (the game's
+        ``wtime``, ``btime``, ``winc``, ``binc`` in seconds) it plays to its clock, by the
+        engine's time management, the level's depth and node limits still applying."""
         board = board.copy()
 
         def work(engine: Any, reserved: int) -> Move:
+            from royalchess.engine import Limit
+
             engine.level = level
-            found = engine.search(board, self._limit(move_time(level)), ticket=reserved)
+            if clock is None:
+                limit = self._limit(move_time(level))
+            else:
+                limit = Limit(
+                    wtime=clock["wtime"],
+                    btime=clock["btime"],
+                    winc=clock["winc"],
+                    binc=clock["binc"],
+                )
+            found = engine.search(board, limit, ticket=reserved)
             if found.move is None:
                 raise ChessError(f"no legal move in {board.fen()}")
             return found.move  # type: ignore[no-any-return]
@@ -198,6 +219,7 @@ class Computer:
 
         lines = self._run(ticket, game, work)
         return _describe(board, lines[0] if lines else None)
+
     def analyse(
         self,
         board: Board,
@@ -220,7 +242,6 @@ class Computer:
             return list(result.lines)
 
         return self._run(ticket, game, work)
-
 
 
 def _get(info: Any, name: str) -> Any:

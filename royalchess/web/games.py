@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from royalchess import record
 from royalchess.board import Board
+from royalchess.clock import Now, TimeControlError, time_control_from_json
 from royalchess.errors import ChessError
 from royalchess.move import GUARDS, Move, piece_symbol
 from royalchess.session import (
@@ -52,9 +54,13 @@ def _queen_powers(board: Board) -> list[str]:
 class GameService:
     """Creates, plays and lists games; each change is committed before a method returns."""
 
-    def __init__(self, store: GameStore, computer: Computer | None = None) -> None:
+    def __init__(
+        self, store: GameStore, computer: Computer | None = None, *, now: Now = time.time
+    ) -> None:
         self.store = store
         self.computer = computer or Computer()
+        self.now = now
+        """The clocks' time source (wall time; a fake one in tests)."""
         self._locks: dict[int, threading.Lock] = {}
         self._guard = threading.Lock()
         self._thinking: dict[int, Ticket] = {}  # the computer move being searched, per game
@@ -70,7 +76,14 @@ class GameService:
             yield
 
     def _load(self, game_id: int) -> GameSession:
-        return GameSession.load(self.store, game_id)
+        """The game as saved, its clocks brought up to now: every request on a game is a sign
+        that someone is at it, and a flag that fell is found (and saved) at once."""
+        game = GameSession.load(self.store, game_id, now=self.now)
+        try:
+            game.tick()
+        except ConflictError:  # changed meanwhile by another request: take it as it is now
+            game = GameSession.load(self.store, game_id, now=self.now)
+        return game
 
     def stop_searches(self, game_id: int) -> None:
         """Stop the searches of game *game_id* (its computer move, hints, evaluations) now."""
@@ -91,12 +104,18 @@ class GameService:
         level: int = 4,
         fen: str | None = None,
         position_record: str | None = None,
+        clock: Any = None,
     ) -> dict[str, Any]:
         """Start a game and return its state.
 
         *color* is the human's side in ``vs-computer`` mode (``white``, ``black`` or
         ``random``). *fen* or *position_record* (the Royal Chess record) set up a position.
+        *clock* is the time control: ``None``, ``'5+3'`` or ``{"base": s, "increment": s}``.
         """
+        try:
+            time_control = time_control_from_json(clock)
+        except TimeControlError as exc:
+            raise ApiError(400, str(exc)) from None
         if mode not in MODES:
             raise ApiError(400, f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
         if color == "random":
@@ -112,7 +131,13 @@ class GameService:
                 raise ApiError(400, f"unknown variant {variant!r}: expected chess or royal")
             board = self._board_from_fen(fen, variant)
         session = GameSession.create(
-            board, store=self.store, mode=mode, color=color == "white", level=level
+            board,
+            store=self.store,
+            mode=mode,
+            color=color == "white",
+            level=level,
+            time_control=time_control,
+            now=self.now,
         )
         assert session.game_id is not None
         return self.state(session.game_id)
@@ -222,9 +247,11 @@ class GameService:
             "can_claim_draw": (not finished) and board.can_claim_draw(),
             "computer_to_move": game.computer_to_move,
             "material": analysis.material(board),
+            "clock": game.clock_state(),
             "created": rec.created,
             "updated": rec.updated,
         }
+
     def position(self, board: Board) -> dict[str, Any]:
         """Any position as the page shows it, outside a saved game (the analysis board):
         FEN, pieces, side to move, the King in check, the legal moves with their parts."""
@@ -245,7 +272,6 @@ class GameService:
     def arrows(self, board: Board, move: Move) -> list[list[str]]:
         """Arrows that show *move* in *board* (a Guard's pre-move first)."""
         return self._arrows(board, move)
-
 
     @staticmethod
     def _squares(board: Board, move: Move) -> list[str]:
@@ -381,7 +407,9 @@ class GameService:
             game = self._load(game_id)
             game.check_computer_turn(ply=ply, for_human=for_human)
             try:
-                move = self.computer.play(game.board, game.level, ticket=ticket)
+                move = self.computer.play(
+                    game.board, game.level, ticket=ticket, clock=game.engine_clock()
+                )
             except SearchStopped:
                 raise ConflictError(STOPPED) from None
             with self._locked(game_id):
@@ -450,6 +478,26 @@ class GameService:
             side = None if color is None else color == "white"
             game.set_players(mode=mode, color=side, level=level, ply=ply)
             return self._state(game)
+
+    def clock(self, game_id: int) -> dict[str, Any]:
+        """The clocks of game *game_id* now (a flag that fell is found and saved), with
+        what the page needs to see whether its game is still as shown."""
+        game = self._load(game_id)
+        return {
+            "id": game.game_id,
+            "ply": game.ply,
+            "finished": game.finished,
+            "result": game.result,
+            "reason": game.result_text,
+            "clock": game.clock_state(),
+        }
+
+    def pause(self, game_id: int, *, ply: int | None = None) -> dict[str, Any]:
+        """Stop the running clock (the page was closed or hidden); the next look starts it."""
+        with self._locked(game_id):
+            game = GameSession.load(self.store, game_id, now=self.now)
+            game.pause(ply=ply)
+            return {"ply": game.ply, "finished": game.finished, "clock": game.clock_state()}
 
     def delete(self, game_id: int) -> None:
         """Delete a saved game (its search is stopped first)."""
