@@ -337,9 +337,9 @@ class Board:
         if move.promotion is None and move.rook_from is None:
             frm, to = move.from_square, move.to_square
             if files == 8:
-                if frm in (4, 60) and to - frm in (3, -4) and self._board()[frm] & 15 == KING:
-                    alias = frm | (frm + (2 if to > frm else -2)) << 7
-                    if alias in codes:
+                # the King's move onto its own Rook names the castling with that Rook
+                for alias, rook_from, _ in self._pos.castling_moves():
+                    if alias & 0x7F == frm and rook_from == to:
                         return Move.from_code(alias, files)
             else:
                 castlings = [
@@ -423,13 +423,8 @@ class Board:
         return self._pos.gives_check(self._legal_code(move))
 
     def is_castling(self, move: Move) -> bool:
-        """Return whether the legal *move* is castling."""
-        code = self._legal_code(move)
-        if code & _CASTLING:
-            return True
-        frm = code & 0x7F
-        diff = (code >> 7 & 0x7F) - frm
-        return self._variant.files == 8 and diff in (2, -2) and self._board()[frm] & 15 == KING
+        """Return whether the legal *move* is castling (the core says, in both games)."""
+        return self._pos.is_castling(self._legal_code(move))
 
     def is_kingside_castling(self, move: Move) -> bool:
         """Return whether the legal *move* is castling on the King's side (``O-O``)."""

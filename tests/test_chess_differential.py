@@ -130,6 +130,11 @@ def play_game(index: int, base_seed: int) -> list[str]:
         if our_sans != ref_sans:
             diff = {u: (our_sans[u], ref_sans[u]) for u in ref_sans if our_sans[u] != ref_sans[u]}
             _fail("SAN", game, ref, f"uci: (ours, python-chess): {diff}")
+        king = ours.king(ours.turn)
+        our_castles = {m.uci() for m in our_moves if m.from_square == king and ours.is_castling(m)}
+        ref_castles = {u for u, m in ref_moves.items() if ref.is_castling(m)}
+        if our_castles != ref_castles:
+            _fail("is_castling", game, ref, f"ours: {our_castles}, python-chess: {ref_castles}")
         if ours.is_check() != ref.is_check():
             _fail("is_check", game, ref, f"ours: {ours.is_check()}")
         if ours.is_insufficient_material() != ref.is_insufficient_material():

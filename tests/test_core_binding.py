@@ -131,6 +131,56 @@ def test_long_random_games_make_and_unmake(variant: int, fen: str) -> None:
         assert pos.fen() == fen
 
 
+CASTLING_FENS = [
+    (0, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
+    (0, "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"),
+    (0, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+    (0, "r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1"),
+    (0, "r3k2r/8/8/8/4r3/8/8/R3K2R w KQkq - 0 1"),  # in check: no castling
+    (0, CHESS_START),
+    (1, "r2gqkwb1r/pppppppppp/10/10/10/10/PPPPPPPPPP/R2GQKW2R w KQkq - 0 1"),
+    (1, "r4kw2r/10/10/10/10/10/10/R2G1K3R w KQkq - 0 1"),
+    (1, "r3gkw2r/10/10/10/3b6/10/10/R3GKW2R w KQkq - 0 1"),
+    (1, ROYAL_START),
+]
+# the standard-chess castlings as (king from, king to, rook from, rook to), public squares
+CHESS_CASTLINGS = {(4, 6, 7, 5), (4, 2, 0, 3), (60, 62, 63, 61), (60, 58, 56, 59)}
+
+
+@pytest.mark.parametrize(("variant", "fen"), CASTLING_FENS)
+def test_the_core_marks_castling_in_both_games(variant: int, fen: str) -> None:
+    """``castling_moves`` lists exactly the legal moves that ``is_castling`` marks, with their
+    Rook squares; in chess the code is the King's move alone, in Royal Chess it carries the
+    castling bit and the same Rook squares."""
+    pos = _core.Position(fen, variant)
+    legal = pos.legal_moves()
+    marked = [c for c in legal if pos.is_castling(c)]
+    listed = pos.castling_moves()
+    assert [c for c, _, _ in listed] == marked
+    for code, rook_from, rook_to in listed:
+        if variant == 0:
+            assert code >> 14 == 0
+            assert (code & 0x7F, code >> 7 & 0x7F, rook_from, rook_to) in CHESS_CASTLINGS
+        else:
+            assert code & 1 << 19
+            assert (code >> 20 & 0x7F, code >> 27 & 0x7F) == (rook_from, rook_to)
+    assert all(not c & 1 << 19 for c in legal if c not in marked)
+    with pytest.raises(ValueError):
+        pos.is_castling(1 << 60)
+    expected = {
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1": 2,
+        "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1": 2,
+        "r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1": 1,
+        "r3k2r/8/8/8/4r3/8/8/R3K2R w KQkq - 0 1": 0,
+        CHESS_START: 0,
+        ROYAL_START: 0,
+    }
+    if fen in expected:
+        assert len(listed) == expected[fen]
+    elif variant == 1:
+        assert listed
+
+
 def test_copies_are_independent() -> None:
     pos = _core.Position(CHESS_START, 0)
     for _ in range(300):

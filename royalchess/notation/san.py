@@ -138,7 +138,7 @@ def write_san(
             promotion = code >> 14 & 0xF
             if promotion:
                 text += "=" + _LETTERS[promotion] + ("-" if code & _WAIVED else "")
-        elif ptype == KING and files == 8 and (to - frm == 2 or frm - to == 2):
+        elif ptype == KING and files == 8 and pos.is_castling(code):
             text = "O-O" if to > frm else "O-O-O"
         else:
             tk = to << 7
@@ -225,12 +225,8 @@ def _parse_castling(
         guard_to = _square(text, gtarget, files)
     from_file, from_rank = _from_filters(text, gfile, grank, files)
     matches = []
-    for c in codes:
-        if files == 8:
-            frm = c & 0x7F
-            if cells[frm] & 15 != KING or (c >> 7 & 0x7F) - frm != (2 if kingside else -2):
-                continue
-        elif not c & _CASTLING or (_castling_side(c, files) == "O-O") != kingside:
+    for c, rook_from, _ in pos.castling_moves():
+        if (rook_from % files > (c & 0x7F) % files) != kingside:
             continue
         if king_to >= 0 and c >> 7 & 0x7F != king_to:
             continue

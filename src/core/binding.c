@@ -341,6 +341,44 @@ static PyObject *Position_is_en_passant(PyPosition *self, PyObject *arg)
     return PyBool_FromLong(MV_FLAG(m) == MF_EP);
 }
 
+/* Castling is the core's to say in both games (its moves carry MF_CASTLE); the public code
+ * of standard-chess castling is only the King's move (e1g1), so Python asks here. */
+static PyObject *Position_is_castling(PyPosition *self, PyObject *arg)
+{
+    CHECK_READY(self);
+    Move m;
+    if (!get_legal(self, arg, &m))
+        return NULL;
+    return PyBool_FromLong(MV_FLAG(m) == MF_CASTLE);
+}
+
+/* The legal castling moves as (code, rook from, rook to), public squares, both games. */
+static PyObject *Position_castling_moves(PyPosition *self, PyObject *Py_UNUSED(ignored))
+{
+    CHECK_READY(self);
+    MoveList l;
+    gen_legal(&self->pos, &l);
+    PyObject *list = PyList_New(0);
+    if (!list)
+        return NULL;
+    int files = self->pos.files;
+    for (int i = 0; i < l.n; i++) {
+        Move m = l.moves[i];
+        if (MV_FLAG(m) != MF_CASTLE)
+            continue;
+        PyObject *item = Py_BuildValue("(Kii)", (unsigned long long)codec_export(&self->pos, m),
+                                       geo_to_public(MV_RFROM(m), files),
+                                       geo_to_public(MV_RTO(m), files));
+        if (!item || PyList_Append(list, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(item);
+    }
+    return list;
+}
+
 static PyObject *Position_halfmove_clock(PyPosition *self, PyObject *Py_UNUSED(ignored))
 {
     CHECK_READY(self);
@@ -496,15 +534,14 @@ static PyObject *Position_divide(PyPosition *self, PyObject *args)
         pos_unmake(&work);
     }
     Py_END_ALLOW_THREADS
-    pos_free(&work);
+    /* Codes from the private copy: another thread may have re-initialised self meanwhile. */
     PyObject *list = PyList_New(l.n);
-    if (!list)
-        return NULL;
-    for (int i = 0; i < l.n; i++)
+    for (int i = 0; list && i < l.n; i++)
         PyList_SET_ITEM(list, i, Py_BuildValue("(KK)",
-                                               (unsigned long long)codec_export(&self->pos,
+                                               (unsigned long long)codec_export(&work,
                                                                                 l.moves[i]),
                                                (unsigned long long)counts[i]));
+    pos_free(&work);
     return list;
 }
 
@@ -554,6 +591,8 @@ static PyMethodDef Position_methods[] = {
     METH1(checkers_after, "Squares attacking the mover's King after a pseudo-legal move."),
     METH1(is_capture, "Does the legal move capture?"),
     METH1(is_en_passant, "Is the legal move an en passant capture?"),
+    METH1(is_castling, "Is the legal move castling (either game)?"),
+    METH0(castling_moves, "The legal castling moves as (code, rook_from, rook_to)."),
     METH0(halfmove_clock, "Half-moves since the last capture or pawn move."),
     METH0(fullmove_number, "The full-move number."),
     METH0(castling_rights, "Castling rights as in FEN field 3."),
