@@ -53,7 +53,15 @@ void order_score(const Position *pos, const MoveList *l, int *scores, const Orde
         } else if (m == hints->counter) {
             scores[i] = ORDER_KILLER - 2;
         } else {
-            scores[i] = tables->history[side][MV_FROM(m)][MV_TO(m)];
+            int h = tables->history[side][MV_FROM(m)][MV_TO(m)];
+            if (hints->cont[0] || hints->cont[1]) {
+                int pi = order_piece_index(pos->board[MV_FROM(m)]);
+                int to = order_square_index(MV_TO(m));
+                for (int k = 0; k < 2; k++)
+                    if (hints->cont[k])
+                        h += (*hints->cont[k])[pi][to];
+            }
+            scores[i] = h;
         }
     }
 }
@@ -98,16 +106,34 @@ static void nudge(int *h, int bonus)
     *h += bonus - *h * b / ORDER_HISTORY_MAX;
 }
 
-void order_reward(OrderTables *t, int side, Move best, const Move *tried, int ntried,
-                  int depth, Move previous)
+static void nudge16(int16_t *h, int bonus)
 {
-    int bonus = depth * depth + 2 * depth;
+    int v = *h;
+    nudge(&v, bonus);
+    *h = (int16_t)v;
+}
+
+static void reward_cont(const Position *pos, ContHist *const cont[2], Move m, int bonus)
+{
+    int pi = order_piece_index(pos->board[MV_FROM(m)]), to = order_square_index(MV_TO(m));
+    for (int k = 0; k < 2; k++)
+        if (cont[k])
+            nudge16(&(*cont[k])[pi][to], bonus);
+}
+
+void order_reward(OrderTables *t, const Position *pos, Move best, const Move *tried,
+                  int ntried, int depth, Move previous, ContHist *const cont[2])
+{
+    int side = pos->side, bonus = depth * depth + 2 * depth;
     if (bonus > 1200)
         bonus = 1200;
     nudge(&t->history[side][MV_FROM(best)][MV_TO(best)], bonus);
+    reward_cont(pos, cont, best, bonus);
     for (int i = 0; i < ntried; i++)
-        if (tried[i] != best)
+        if (tried[i] != best) {
             nudge(&t->history[side][MV_FROM(tried[i])][MV_TO(tried[i])], -bonus);
+            reward_cont(pos, cont, tried[i], -bonus);
+        }
     if (previous)
         t->counter[MV_FROM(previous)][MV_TO(previous)] = best;
 }

@@ -6,17 +6,44 @@
 #include "eval.h"
 #include "types.h"
 
-/* What the search learns about quiet moves, by side and from/to square. */
+/* Continuation histories are indexed by piece (colour and kind, 16) and board square (80,
+ * the 10x8 board's; chess uses the first 8 files). */
+#define ORDER_PIECES 16
+#define ORDER_SQUARES 80
+/* How good a quiet move (piece, to) has been after one particular earlier move. */
+typedef int16_t ContHist[ORDER_PIECES][ORDER_SQUARES];
+
+/* What the search learns about quiet moves, by side and from/to square, and by the moves
+ * one and two plies before them. */
 typedef struct {
     int history[2][MB_SIZE][MB_SIZE];
     Move counter[MB_SIZE][MB_SIZE];   /* the refutation of the opponent's last move */
+    ContHist cont[ORDER_PIECES][ORDER_SQUARES]; /* by the earlier move's piece and target */
 } OrderTables;
 
 typedef struct {
     Move tt_move;
     Move killers[2];
     Move counter;
+    ContHist *cont[2];                /* after the moves 1 and 2 plies back, or NULL */
 } OrderHints;
+
+static inline int order_piece_index(uint8_t piece)
+{
+    return PCOLOR(piece) * 8 + PTYPE(piece) - 1;
+}
+
+static inline int order_square_index(int sq)
+{
+    return RANK_OF(sq) * 10 + FILE_OF(sq);
+}
+
+/* The continuation table of move m (not yet made) in pos: where the history of the
+ * replies to m lives. */
+static inline ContHist *order_cont_of(OrderTables *t, const Position *pos, Move m)
+{
+    return &t->cont[order_piece_index(pos->board[MV_FROM(m)])][order_square_index(MV_TO(m))];
+}
 
 #define ORDER_HISTORY_MAX 16384
 
@@ -39,8 +66,8 @@ void order_score_tactical(const Position *pos, MoveList *l, int *scores, Move tt
 /* Swaps the best-scored move among l[i..] into place i and returns it. */
 Move order_pick(MoveList *l, int *scores, int i);
 /* A quiet move caused a cut-off: reward it, punish the quiet moves tried before it. */
-void order_reward(OrderTables *t, int side, Move best, const Move *tried, int ntried,
-                  int depth, Move previous);
+void order_reward(OrderTables *t, const Position *pos, Move best, const Move *tried,
+                  int ntried, int depth, Move previous, ContHist *const cont[2]);
 /* Scores at or above this are the hash move, winning captures, killers and counter moves. */
 #define ORDER_GOOD (1 << 24)
 #define ORDER_KILLER (ORDER_GOOD - 3)

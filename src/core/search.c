@@ -26,6 +26,7 @@ typedef struct {
     int scores[MAX_MOVES];
     Move killers[2];
     Move move;       /* the move made from this ply (0 for a null move) */
+    ContHist *cont;  /* the continuation history of that move (NULL: none, or switched off) */
     int eval;
     int in_check;    /* set by the parent, which has looked already; -1 = not known */
 } Ply;
@@ -33,13 +34,16 @@ typedef struct {
 /* Search tunables, settable at run time for testing changes by self-play (names below). */
 enum {
     SP_RFP_DEPTH, SP_RFP_MARGIN, SP_FUT_DEPTH, SP_FUT_BASE, SP_FUT_MARGIN, SP_LMP_DEPTH,
-    SP_NULL_BASE, SP_LMR_BASE, SP_LMR_DIV, SP_HIST_DIV, SP_SEE_MARGIN, SP_DELTA, SP_COUNT
+    SP_NULL_BASE, SP_LMR_BASE, SP_LMR_DIV, SP_HIST_DIV, SP_SEE_MARGIN, SP_DELTA,
+    SP_CONT_HIST, SP_COUNT
 };
 static const char *const SP_NAMES[SP_COUNT] = {
     "rfp_depth", "rfp_margin", "fut_depth", "fut_base", "fut_margin", "lmp_depth",
     "null_base", "lmr_base", "lmr_div", "hist_div", "see_margin", "qs_delta",
+    "cont_hist",
 };
-static const int SP_DEFAULTS[SP_COUNT] = { 6, 90, 6, 100, 90, 5, 3, 75, 225, 6000, 100, 200 };
+static const int SP_DEFAULTS[SP_COUNT] = { 6, 90, 6, 100, 90, 5, 3, 75, 225, 6000, 100, 200,
+                                           1 };
 
 struct Search {
     TT tt;
@@ -203,7 +207,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
     if (p->list.n == 0)
         return in_check ? -SCORE_MATE + ply : 0;
     if (in_check) {
-        OrderHints h = { tt_move, { 0, 0 }, 0 };
+        OrderHints h = { tt_move, { 0, 0 }, 0, { NULL, NULL } };
         order_score(pos, &p->list, p->scores, &h, &s->order, &s->params);
     } else {
         order_score_tactical(pos, &p->list, p->scores, tt_move, &s->params);
@@ -245,6 +249,12 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
 }
 
 /* ---- the main search ---------------------------------------------------------------------- */
+
+/* Where the replies to m (about to be made) keep their continuation history. */
+static inline ContHist *cont_of(Search *s, Move m)
+{
+    return s->sp[SP_CONT_HIST] ? order_cont_of(&s->order, &s->pos, m) : NULL;
+}
 
 static void update_pv(Search *s, int ply, Move m)
 {
@@ -311,6 +321,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
             int r = s->sp[SP_NULL_BASE] + depth / 4 +
                     ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
             p->move = 0;
+            p->cont = NULL;
             pos_make_null(pos);
             s->stack[ply + 1].in_check = 0;
             int score = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, 0);
@@ -330,7 +341,9 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
         return in_check ? -SCORE_MATE + ply : 0;
     Move prev = ply > 0 ? s->stack[ply - 1].move : 0;
     OrderHints hints = { tt_move, { p->killers[0], p->killers[1] },
-                         prev ? s->order.counter[MV_FROM(prev)][MV_TO(prev)] : 0 };
+                         prev ? s->order.counter[MV_FROM(prev)][MV_TO(prev)] : 0,
+                         { ply >= 1 ? s->stack[ply - 1].cont : NULL,
+                           ply >= 2 ? s->stack[ply - 2].cont : NULL } };
     order_score(pos, &p->list, p->scores, &hints, &s->order, &s->params);
     s->stack[ply + 2].killers[0] = s->stack[ply + 2].killers[1] = 0;
 
@@ -354,6 +367,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
                            see_value(pos, m, &s->params) < -s->sp[SP_SEE_MARGIN] * depth;
         }
         p->move = m;
+        p->cont = cont_of(s, m);
         pos_make(pos, m);
         int gives_check = att_in_check(pos, pos->side);
         if (hopeless && !gives_check) {
@@ -403,7 +417,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
                             p->killers[1] = p->killers[0];
                             p->killers[0] = m;
                         }
-                        order_reward(&s->order, pos->side, m, tried, ntried, depth, prev);
+                        order_reward(&s->order, pos, m, tried, ntried, depth, prev,
+                                     hints.cont);
                     }
                     break;
                 }
@@ -430,6 +445,7 @@ static int search_root(Search *s, int alpha, int beta, int depth, int first)
     for (int i = first; i < s->nroot; i++) {
         RootMove *rm = &s->root[i];
         s->stack[0].move = rm->move;
+        s->stack[0].cont = cont_of(s, rm->move);
         int quiet = !order_is_tactical(pos, rm->move);
         s->nodes++;
         pos_make(pos, rm->move);
@@ -515,7 +531,8 @@ static void init_root(Search *s)
     Ply *p = &s->stack[0];
     gen_legal(&s->pos, &p->list);
     TTEntry e;
-    OrderHints h = { tt_probe(&s->tt, s->pos.key, &e) ? e.move : 0, { 0, 0 }, 0 };
+    OrderHints h = { tt_probe(&s->tt, s->pos.key, &e) ? e.move : 0, { 0, 0 }, 0,
+                     { NULL, NULL } };
     order_score(&s->pos, &p->list, p->scores, &h, &s->order, &s->params);
     s->nroot = 0;
     for (int i = 0; i < p->list.n; i++) {
