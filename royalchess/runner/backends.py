@@ -200,8 +200,17 @@ class RayBackend:
                 options["address"] = address
             try:
                 ray.init(**options)
-            except (ConnectionError, RuntimeError, ValueError) as exc:
-                raise BackendError(f"cannot reach the Ray cluster at {address!r}: {exc}") from None
+            except Exception as exc:  # noqa: BLE001 - Ray raises several kinds (auth, connection)
+                hint = ""
+                if os.environ.get("RAY_AUTH_MODE") != "token":
+                    # Ray 2.59+ clusters started with `ray start` want their token
+                    hint = (
+                        "; if the cluster uses token authentication, set RAY_AUTH_MODE=token "
+                        "and its token (~/.ray/auth_token or RAY_AUTH_TOKEN)"
+                    )
+                raise BackendError(
+                    f"cannot reach the Ray cluster at {address!r}: {exc}{hint}"
+                ) from None
             self._started = True
         resources = ray.cluster_resources()  # type: ignore[no-untyped-call]
         self.workers = max(1, int(resources.get("CPU", 1)))
