@@ -418,6 +418,8 @@ class GameSession:
         """Save the computer's *move*, found in this position: the game must still be here."""
         if move not in self.board.legal_moves:
             raise ConflictError()
+        if self.check_flag(present=True):  # it thought past its time: the move is not played
+            raise GameError(409, f"the game is over: {self.result_text}")
         return self._push(move, present=True)  # the server (or terminal) searched all along
 
     def takeback_plies(self) -> int:
@@ -559,14 +561,15 @@ class GameSession:
 
     # -- the clocks -------------------------------------------------------------------------
 
-    def check_flag(self) -> bool:
+    def check_flag(self, *, present: bool = False) -> bool:
         """If the side to move has run out of time, end the game on time and save it: a loss,
-        or a draw when the opponent cannot mate (FIDE Laws 6.9). Return whether it did."""
+        or a draw when the opponent cannot mate (FIDE Laws 6.9). Return whether it did.
+        *present*: the caller was there all along (the server, while the computer thought)."""
         clock = self.clock
         if clock is None or self.finished:
             return False
         turn = self.board.turn
-        if not clock.flagged(turn, self.now(), present=self.present):
+        if not clock.flagged(turn, self.now(), present=present or self.present):
             return False
         result, termination = time_out_result(self.board, turn)
         self._end(result, termination, clock.timed_out(turn))

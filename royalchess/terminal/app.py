@@ -19,6 +19,7 @@ from typing import BinaryIO
 
 from royalchess import archive
 from royalchess.board import Board
+from royalchess.clock import PRESETS, TimeControl, TimeControlError, parse_time_control
 from royalchess.session import GameError
 from royalchess.store import GameNotFoundError, GameRecord, GameStore, default_db_path
 from royalchess.terminal.game import (
@@ -55,6 +56,13 @@ def _level(text: str) -> int:
     return value
 
 
+def _clock(text: str) -> TimeControl | None:
+    try:
+        return parse_time_control(text)
+    except TimeControlError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _game_id(text: str) -> int:
     try:
         return int(text.lstrip("#"))
@@ -88,6 +96,15 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     )
     who.add_argument(
         "--two-players", action="store_true", help="two players at one terminal, no computer"
+    )
+    who.add_argument(
+        "--clock",
+        type=_clock,
+        metavar="M+S",
+        default=None,
+        help=f"play with a clock: M minutes each and S seconds a move ({', '.join(PRESETS)}; "
+        "90s+0 for a base in seconds; default none). Running out of time loses, or draws "
+        "when the opponent cannot mate",
     )
     saved = parser.add_argument_group("saved games")
     saved.add_argument(
@@ -239,6 +256,8 @@ def run(args: argparse.Namespace, make_board: Callable[[], Board]) -> int:
     position_given = args.variant is not None or args.fen is not None or args.record is not None
     if args.resume is not None and (position_given or args.two_players or args.color):
         raise SetupError("--resume takes up a saved game as it was: drop the other options")
+    if args.resume is not None and getattr(args, "clock", None) is not None:
+        raise SetupError("--resume goes on with the game's own clock: drop --clock")
     if args.resume is not None and args.no_save:
         raise SetupError("--resume needs the saved games: drop --no-save")
     board = None if args.resume is not None else make_board()
@@ -272,6 +291,7 @@ def _set_up(
     position_given: bool,
 ) -> bool:
     level = args.level or DEFAULT_LEVEL
+    clock = getattr(args, "clock", None)
     if board is None:
         assert store is not None
         try:
@@ -282,16 +302,18 @@ def _set_up(
             game.set_level(args.level)
         return True
     if args.two_players:
-        game.new_game(board, mode="two-players", level=level)
+        game.new_game(board, mode="two-players", level=level, time_control=clock)
     elif args.color is not None or args.level is not None:
         color = args.color or "white"
         if color == "random":
             import random
 
             color = random.choice(("white", "black"))
-        game.new_game(board, mode="vs-computer", color=color == "white", level=level)
+        game.new_game(
+            board, mode="vs-computer", color=color == "white", level=level, time_control=clock
+        )
     elif not interactive:
-        game.new_game(board, mode="two-players", level=level)
+        game.new_game(board, mode="two-players", level=level, time_control=clock)
     else:
         screen = game.screen
         if store is not None and not position_given:
@@ -308,5 +330,5 @@ def _set_up(
         )
         if variant != board.variant:
             board = Board(variant=variant)
-        game.new_game(board, mode=mode, color=color, level=level)
+        game.new_game(board, mode=mode, color=color, level=level, time_control=clock)
     return True

@@ -11,14 +11,17 @@ Lines typed are moves (SAN or UCI) or commands (``help`` lists them). The screen
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import random
 import sqlite3
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from royalchess import explain
 from royalchess.board import Board
+from royalchess.clock import Now, TimeControl, format_seconds
 from royalchess.errors import ChessError, IllegalMoveError
 from royalchess.move import PIECE_SYMBOLS, WHITE, Move, piece_name
 from royalchess.session import (
@@ -133,11 +136,18 @@ class TerminalGame:
     """
 
     def __init__(
-        self, screen: Screen, *, store: GameStore | None = None, computer: Any = None
+        self,
+        screen: Screen,
+        *,
+        store: GameStore | None = None,
+        computer: Any = None,
+        now: Now = time.time,
     ) -> None:
         self.screen = screen
         self.store = store
         self._computer = computer
+        self.now = now
+        """The clocks' time source (wall time; a fake one in tests)."""
         self.orientation = WHITE
         self.session = GameSession(Board(), store=store)
         """The game in progress (:mod:`royalchess.session`): its board, players, result and
@@ -154,14 +164,24 @@ class TerminalGame:
         mode: str = "two-players",
         color: bool = WHITE,
         level: int = DEFAULT_LEVEL,
+        time_control: TimeControl | None = None,
     ) -> None:
         """Start a game on *board* (its moves so far are kept); *color* is the human's side
-        against the computer. Nothing is saved until the first move (or ``save``)."""
+        against the computer; *time_control* its clocks (``None``: none). Nothing is saved
+        until the first move (or ``save``)."""
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}")
         self.session = GameSession.create(
-            board, store=self.store, mode=mode, color=color, level=level, save=False
+            board,
+            store=self.store,
+            mode=mode,
+            color=color,
+            level=level,
+            save=False,
+            time_control=time_control,
+            now=self.now,
         )
+        self.session.present = True  # the player is at this terminal the whole time
         self._hint = None
         self.orientation = color if mode == "vs-computer" else WHITE
         self._headline = self._intro()
@@ -169,7 +189,8 @@ class TerminalGame:
     def load(self, rec: GameRecord) -> None:
         """Take up the saved game *rec*; :class:`~royalchess.session.GameError` if it does not
         replay (a damaged record)."""
-        self.session = GameSession.from_record(rec, self.store)
+        self.session = GameSession.from_record(rec, self.store, now=self.now)
+        self.session.present = True
         self._hint = None
         if self.mode == "computer-vs-computer" and not rec.finished:
             # a game the computer played against itself: the side to move is now yours
@@ -283,7 +304,15 @@ class TerminalGame:
             hint=hint,
             status=self._status(),
             result=_describe_result(self.result, self.termination) if self.finished else "",
+            clocks=self._clocks(),
         )
+
+    def _clocks(self) -> tuple[str, str] | None:
+        """White's and Black's time left as shown, or ``None`` without a clock."""
+        state = self.session.clock_state()
+        if state is None:
+            return None
+        return format_seconds(state["white"]), format_seconds(state["black"])
 
     def _status(self) -> str:
         side = _color(self.board.turn)
@@ -308,7 +337,9 @@ class TerminalGame:
             return "Game over> "
         board = self.board
         side = _color(board.turn)
-        return f"{board.fullmove_number}{'.' if board.turn else '...'} {side}> "
+        clocks = self._clocks()
+        shown = f" [{clocks[0]} | {clocks[1]}]" if clocks else ""
+        return f"{board.fullmove_number}{'.' if board.turn else '...'} {side}{shown}> "
 
     def _words(self) -> list[str]:
         """Words the Tab key completes: commands and the legal moves in SAN."""
@@ -331,6 +362,14 @@ class TerminalGame:
         except GameGoneError:
             self.say(f"Game #{self.game_id} was deleted elsewhere: saving it anew.", "note")
             self.session.game_id = None
+        except GameError:
+            if not self.finished:
+                raise
+            # the flag fell meanwhile (the computer thought past its time): the game is over
+            if self.screen.live:
+                self.show()
+            self.say(_describe_result(self.result, self.termination), "result")
+            return False
         except (sqlite3.Error, OSError) as exc:
             self.say(f"Could not save the game: {exc}. Playing on without saving.", "error")
             self.session.store = None
@@ -393,6 +432,8 @@ class TerminalGame:
         try:
             while True:
                 try:
+                    if self._flag_fell():
+                        continue
                     if self._computer_to_move():
                         self._computer_moves()
                         continue
@@ -408,7 +449,30 @@ class TerminalGame:
                     self._leave("Interrupted: the game is left unfinished.")
                     return 0
         finally:
+            self._pause()
             self.screen.close()
+
+    def _flag_fell(self) -> bool:
+        """Bring the clocks up to now (the prompt shows them): a flag that fell ends the game
+        on time, said and saved. Return whether it did."""
+        if self.session.clock is None or self.finished:
+            return False
+        if not self._save(self.session.tick):
+            return False
+        if not self.finished:
+            return False
+        if self.screen.live:
+            self.show()
+        self.say(_describe_result(self.result, self.termination), "result")
+        return True
+
+    def _pause(self) -> None:
+        """Stop the clock when the terminal is left (a game resumed later goes on from here)."""
+        if self.session.clock is None or self.finished:
+            return
+        # changed or gone elsewhere: its clock is someone else's now
+        with contextlib.suppress(GameError, sqlite3.Error, OSError):
+            self.session.pause()
 
     def _begin(self) -> None:
         """Show a game just set up: the board (not yet when the computer is to move in the
@@ -466,6 +530,8 @@ class TerminalGame:
                 "Type 'new' for a new game, 'takeback' to take back moves or 'quit'.",
                 "error",
             )
+            return
+        if self._flag_fell():  # the move came too late
             return
         try:
             move = read_move(board, text)
@@ -562,7 +628,7 @@ class TerminalGame:
         try:
             computer = self._computer_engine()
             with self.screen.thinking(f"The computer is thinking (level {self.level})…"):
-                move = computer.play(self.board, self.level)
+                move = computer.play(self.board, self.level, clock=self.session.engine_clock())
         except KeyboardInterrupt:
             raise
         except (ImportError, RuntimeError, ValueError, OSError) as exc:  # no engine, or it failed
@@ -754,6 +820,7 @@ class TerminalGame:
         except GameNotFoundError as exc:
             self.say(f"{str(exc).capitalize()}: 'games' lists them.", "error")
             return
+        self._pause()
         try:
             self.load(rec)
         except GameError as exc:  # a damaged record: say so, keep the game in hand
@@ -793,7 +860,15 @@ class TerminalGame:
                 self.screen, variant=variant, mode=mode, color=color, level=level
             )
         previous = self.game_id if self.board.move_stack and not self.finished else None
-        self.new_game(Board(variant=variant), mode=mode, color=color, level=level)
+        clock = self.session.clock  # a new game keeps the time control
+        self._pause()
+        self.new_game(
+            Board(variant=variant),
+            mode=mode,
+            color=color,
+            level=level,
+            time_control=None if clock is None else clock.control,
+        )
         self._begin()
         if previous is not None:
             self.say(f"Game #{previous} stays saved: 'resume {previous}' goes back to it.", "note")

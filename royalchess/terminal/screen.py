@@ -42,6 +42,8 @@ class View:
     """Squares of a suggested move."""
     status: str = ""
     result: str = ""
+    clocks: tuple[str, str] | None = None
+    """White's and Black's time left (``'4:59'``), when the game has a clock."""
 
 
 def numbered(moves: Sequence[str], first_number: int, first_turn: bool) -> list[str]:
@@ -92,6 +94,8 @@ class PlainScreen:
             self._out(board.unicode(borders=True, orientation=view.orientation))
         else:
             self._out(board.ascii(coordinates=True, orientation=view.orientation))
+        if view.clocks:
+            self._out(f"Clock: White {view.clocks[0]} | Black {view.clocks[1]}")
 
     def say(self, text: str, kind: str = "info") -> None:
         self._out(text)
@@ -217,10 +221,11 @@ class RichScreen:
         text = Text()
         heading = view.title + (f"  · game #{view.game_id}" if view.game_id is not None else "")
         text.append(heading + "\n", style="bold")
+        clocks = view.clocks or ("", "")
         text.append("White: ", style="bold")
-        text.append(view.players[0] + "\n")
+        text.append(view.players[0] + (f"  ⏱ {clocks[0]}" if clocks[0] else "") + "\n")
         text.append("Black: ", style="bold")
-        text.append(view.players[1] + "\n\n")
+        text.append(view.players[1] + (f"  ⏱ {clocks[1]}" if clocks[1] else "") + "\n\n")
         lines = numbered(view.moves, view.first_number, view.first_turn)
         room = max(height - 7, 1)
         if len(lines) > room:
