@@ -1,5 +1,6 @@
-"""The runner's jobs on a real Ray cluster started by the test (this machine only, on the
-loopback address, no dashboard, no usage reports): the same games as the local pool for a
+"""The runner's jobs on a real Ray cluster started by the test: one node, this machine, 2
+CPUs, no dashboard, no usage reports (Ray binds its services to the machine's own address,
+never the loopback one; nothing leaves the machine). The same games as the local pool for a
 seeded fixed-node match, a worker killed mid-run, analysis and self-play data."""
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ def ray_cluster() -> Iterator[None]:
         num_cpus=2,
         include_dashboard=False,
         logging_level=logging.WARNING,
-        _node_ip_address="127.0.0.1",
     )
     try:
         yield
