@@ -56,7 +56,7 @@ _DONE = object()
 
 def position_from_query(query: Mapping[str, str]) -> Board:
     """The position named by ``variant``, ``fen`` (default: the start position) and
-    ``moves`` (UCI, separated by spaces or commas) in a query; :class:`ApiError` 400 when
+    ``moves`` (UCI or SAN, separated by spaces or commas) in a query; :class:`ApiError` 400 when
     it is not one."""
     variant = query.get("variant", "chess")
     fen = query.get("fen") or None
@@ -67,11 +67,14 @@ def position_from_query(query: Mapping[str, str]) -> Board:
         board = Board(fen, variant=variant)
     except ValueError as exc:  # an unknown variant or a bad FEN (a ChessError)
         raise ApiError(400, f"not a position: {exc}") from None
-    for number, uci in enumerate(moves, 1):
+    for number, text in enumerate(moves, 1):
         try:
-            board.push_uci(uci)
-        except ValueError as exc:
-            raise ApiError(400, f"move {number} ({uci!r}) is not legal here: {exc}") from None
+            board.push_uci(text)
+        except ValueError:
+            try:  # a move typed on the analysis board may be SAN
+                board.push_san(text)
+            except ValueError as exc:
+                raise ApiError(400, f"move {number} ({text!r}) is not legal here: {exc}") from None
     return board
 
 

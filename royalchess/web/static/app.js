@@ -5,6 +5,8 @@
 import { api } from './api.js';
 import { BoardView, pieceImage } from './board.js';
 import { explainAttempt, showCoach } from './coach.js';
+import { Analysis } from './analysis.js';
+import { Review } from './review.js';
 
 const $ = id => document.getElementById(id);
 
@@ -18,7 +20,12 @@ let hint = null;
 const board = new BoardView($('board'), {
   onMove: playMove,
   onPrompt: showPrompt,
-  onIllegal: (from, to) => { if (state) explainAttempt(state.id, from, to); },
+  onIllegal: (from, to) => { if (state && !analysis.on) explainAttempt(state.id, from, to); },
+});
+// Analysis mode (its own board position, tried moves never reach the game) and the review.
+const analysis = new Analysis({ board, onChange: () => render(), onError: text => showMessage(text) });
+const review = new Review({
+  board, onPick: ply => navigate(ply), onError: text => showMessage(text), onChange: () => render(),
 });
 
 // ---- messages ----------------------------------------------------------------------------
@@ -54,7 +61,7 @@ function humanToMove(s) {
 
 function setGame(newState, { fresh = false } = {}) {
   const changed = !state || state.id !== newState.id;
-  if (changed) abandonSearch();
+  if (changed) { abandonSearch(); review.reset(); }
   state = newState;
   if (changed || fresh) {
     viewPly = null;
@@ -78,7 +85,7 @@ function render() {
   const fen = shown ? shown.fen : s.start_fen;
   const turn = fen.split(' ')[1] === 'w' ? 'white' : 'black';
   const canMove = live && !thinking && humanToMove(s);
-  board.show({
+  if (!analysis.draw(s, ply)) board.show({
     files: s.files,
     ranks: s.ranks,
     boardFen: shown ? shown.board_fen : live ? s.board_fen : s.start_fen.split(' ')[0].replace(/\*/g, ''),
@@ -88,15 +95,16 @@ function render() {
     turn,
     legal: canMove ? s.legal : [],
   });
-  board.setHint(live ? hint : null);
+  board.setHint(live && !analysis.on ? hint : null);
   $('history-banner').hidden = live;
   renderTitle();
   renderStatus();
   renderMoves(ply);
+  review.render(s, ply);
   renderMaterial();
   renderButtons(live);
-  if (live) refreshThreats();
-  else board.setThreats([]);
+  if (live && !analysis.on) refreshThreats();
+  else { board.setThreats([]); $('threats').hidden = true; }
 }
 
 function renderTitle() {
@@ -200,6 +208,9 @@ function renderButtons(live) {
   $('btn-pause').hidden = s.mode !== 'computer-vs-computer' || s.finished;
   $('btn-pause').textContent = paused ? 'Resume' : 'Pause';
   $('entry-text').disabled = !live || s.finished || !humanToMove(s);
+  $('btn-analysis').textContent = analysis.on ? 'Stop analysis' : 'Analysis';
+  $('btn-analysis').setAttribute('aria-pressed', String(analysis.on));
+  $('btn-review').disabled = s.moves.length === 0;
 }
 
 let threatRequest = 0;
@@ -263,6 +274,7 @@ async function act(request) {
 }
 
 async function playMove(text) {
+  if (analysis.on) { analysis.tryMove(text); return null; } // the analysis board's move
   if (text === null || text === undefined) { render(); return; } // cancelled: show the position again
   hint = null;
   const next = await act(() => api.move(state, text));
@@ -339,6 +351,9 @@ function syncSettings() {
 // ---- controls ------------------------------------------------------------------------------
 
 $('btn-flip').addEventListener('click', () => { board.flip(); render(); });
+$('btn-analysis').addEventListener('click', () => { if (state) analysis.toggle(); });
+$('btn-analysis-back').addEventListener('click', () => analysis.backToGame());
+$('btn-review').addEventListener('click', () => { if (state) { showMessage(null); review.start(state); } });
 $('btn-live').addEventListener('click', () => navigate(Infinity));
 $('btn-takeback').addEventListener('click', async () => {
   hint = null;
@@ -592,5 +607,5 @@ async function start() {
   if (!state) $('dlg-new').showModal();
 }
 
-window.royalchess = { get state() { return state; }, get thinking() { return thinking; }, board };
+window.royalchess = { get state() { return state; }, get thinking() { return thinking; }, board, analysis, review };
 start();

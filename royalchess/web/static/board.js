@@ -41,7 +41,7 @@ export class BoardView {
     this.files = 0;
     this.legal = [];
     this.mode = null; // {kind: 'guard-first', kingFrom, kingTo, moves}
-    this.shapes = { guard: [], hint: [], threats: [], powers: [] };
+    this.shapes = { guard: [], hint: [], threats: [], powers: [], analysis: [], review: [] };
     this.cg = null;
   }
 
@@ -115,6 +115,12 @@ export class BoardView {
     this._draw();
   }
 
+  // Arrows of the analysis or the review (name: 'analysis' or 'review'): [{orig, dest, brush}].
+  setArrows(name, arrows) {
+    this.shapes[name] = arrows || [];
+    this._draw();
+  }
+
   setThreats(hanging) {
     this.shapes.threats = (hanging || []).map(h => ({ orig: h.square, customSvg: THREAT_MARK }));
     this._draw();
@@ -123,7 +129,7 @@ export class BoardView {
   _draw() {
     if (!this.cg) return;
     const s = this.shapes;
-    this.cg.setAutoShapes([...s.powers, ...s.threats, ...s.guard, ...s.hint]);
+    this.cg.setAutoShapes([...s.powers, ...s.threats, ...s.guard, ...s.hint, ...s.review, ...s.analysis]);
   }
 
   _dests(moves) {
