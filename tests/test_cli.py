@@ -115,9 +115,13 @@ def test_play_to_checkmate() -> None:
 def test_play_answers_bad_input_and_goes_on() -> None:
     out = session(["e5", "xyzzy", "Ke2", "e2e4", "undo", "undo", "help", "moves", "fen"])
     text = "\n".join(out)
-    assert "Illegal: illegal SAN 'e5'" in text
-    assert "Not understood: invalid SAN 'xyzzy'" in text
-    assert "Illegal: illegal SAN 'Ke2'" in text
+    # The coach's words (royalchess.explain), not a FEN.
+    assert (
+        "The pawn on e2 cannot move to e5: a pawn moves straight forward (two squares from its "
+        "start) and captures diagonally forward." in text
+    )
+    assert "'xyzzy' is not a move: write a move such as e4, Nf3, exd5, e8=Q or O-O." in text
+    assert "The King on e1 cannot reach e2: your pawn stands there." in text
     assert "1. e4" in text
     assert "Nothing to undo." in text
     assert "undo" in text and "20 legal moves:" in text
