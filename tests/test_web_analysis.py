@@ -129,6 +129,8 @@ def test_a_position_with_its_moves_in_san_and_its_legal_moves(client: TestClient
     assert view["turn"] == "black" and view["last"] == ["g1", "f3"] and view["check"] is None
     assert view["fen"] == "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
     assert len(view["legal"]) == 29
+    typed = client.get("/api/position", params={"moves": "e4 e5 Nf3"}).json()  # SAN too
+    assert typed["moves"] == view["moves"] and typed["fen"] == view["fen"]
     royal = client.get("/api/position", params={"variant": "royal", "moves": "e2e4"}).json()
     assert royal["files"] == 10 and royal["moves"][0]["san"] == "e4"
 

@@ -7,6 +7,7 @@
 - Review: a prepared game with a known blunder (the scholar's mate, 3... Nf6??) is reviewed;
   the page draws the evaluation graph, marks the blunder ``??`` in the move list and on the
   graph, and a click on the graph jumps to that move and shows the better move.
+- On a phone (390x844) the evaluation bar lies under the board: no horizontal scroll.
 
 Takes ``docs/screenshot-analysis.png`` and ``docs/screenshot-review.png``. Skipped, like
 tests/test_web_browser.py, only where Chromium or Playwright is missing on a developer's
@@ -35,7 +36,9 @@ def saved_game(server: str, moves: list[str], variant: str = "chess") -> dict[st
     base = server.rstrip("/")
     state = request(base, "POST", "/api/games", {"mode": "two-players", "variant": variant})
     for uci in moves:
-        state = request(base, "POST", f"/api/games/{state['id']}/move", {"move": uci, "ply": state["ply"]})
+        state = request(
+            base, "POST", f"/api/games/{state['id']}/move", {"move": uci, "ply": state["ply"]}
+        )
     return state  # type: ignore[no-any-return]
 
 
@@ -79,7 +82,14 @@ def test_analysis_streams_follows_tried_moves_and_stops(server: str, open_game: 
     expect(page.locator("#analysis-lines li")).to_have_count(3, timeout=20_000)
     expect(page.locator("#eval-bar")).to_be_visible()
     expect(page.locator("#analysis-status")).to_contain_text("depth")
-    page.wait_for_function("() => document.querySelectorAll('cg-container svg.cg-shapes g line').length >= 1")
+    page.wait_for_function(
+        "() => document.querySelectorAll('cg-container svg.cg-shapes g line').length >= 1"
+    )
+    # For the screenshot, lines of some depth (a busy machine may take a while: 60 s at most).
+    page.wait_for_function(
+        "() => { const a = window.royalchess.analysis; return a.latest && a.latest.depth >= 9; }",
+        timeout=60_000,
+    )
     settle(page)
     page.screenshot(path=str(DOCS / "screenshot-analysis.png"))
 
@@ -87,7 +97,9 @@ def test_analysis_streams_follows_tried_moves_and_stops(server: str, open_game: 
     click(page, "c3", "d4")
     expect(page.locator("#analysis-tried")).to_be_visible()
     expect(page.locator("#analysis-tried-moves")).to_have_text("6. cxd4")
-    page.wait_for_function("() => window.royalchess.analysis.updates >= 1 && window.royalchess.analysis.running")
+    page.wait_for_function(
+        "() => window.royalchess.analysis.updates >= 1 && window.royalchess.analysis.running"
+    )
     saved = request(server.rstrip("/"), "GET", f"/api/games/{game['id']}")
     assert saved["ply"] == len(ITALIAN) and [m["uci"] for m in saved["moves"]] == ITALIAN
     assert page.evaluate("window.royalchess.state.ply") == len(ITALIAN)
@@ -133,9 +145,37 @@ def test_review_draws_the_graph_marks_the_blunder_and_jumps_on_click(
     expect(page.locator("#review-move .judgement")).to_contain_text("Blunder.")
     expect(page.locator("#review-move .judgement")).to_contain_text("was best")
     expect(page.locator("#history-banner")).to_be_visible()
-    page.wait_for_function("() => document.querySelectorAll('cg-container svg.cg-shapes g line').length >= 1")
+    page.wait_for_function(
+        "() => document.querySelectorAll('cg-container svg.cg-shapes g line').length >= 1"
+    )
     settle(page)
     page.screenshot(path=str(DOCS / "screenshot-review.png"))
     page.locator("#review-graph rect[data-ply='2']").click()
     expect(page.locator("#moves .mv.current")).to_have_attribute("data-ply", "2")
     expect(page.locator("#review-move .judgement")).to_have_count(0)
+
+
+def test_analysis_on_a_phone_has_no_horizontal_scroll(browser: Any, server: str) -> None:
+    game = saved_game(server, ["e2e4", "e7e5"], variant="royal")
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on(
+        "console",
+        lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
+    )
+    page.goto(f"{server}#game={game['id']}")
+    page.wait_for_function(
+        "id => window.royalchess.state && window.royalchess.state.id === id", arg=game["id"]
+    )
+    page.click("#btn-analysis")
+    page.wait_for_function("() => window.royalchess.analysis.updates >= 2", timeout=20_000)
+    expect(page.locator("#eval-bar")).to_be_visible()
+    settle(page)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.click("#btn-analysis")
+    context.close()
+    assert errors == [], errors
