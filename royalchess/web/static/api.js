@@ -51,6 +51,16 @@ export const api = {
   threats: id => call('GET', `${game(id)}/threats`),
   resign: s => call('POST', `${game(s.id)}/resign`, { ply: s.ply }),
   claimDraw: s => call('POST', `${game(s.id)}/claim-draw`, { ply: s.ply }),
+  // the clocks now (the server looks at the flag); pausing is sent with keepalive, so that it
+  // still goes when the page is being closed
+  clock: id => call('GET', `${game(id)}/clock`),
+  pause: s => fetch(`${game(s.id)}/pause`, {
+    method: 'POST',
+    keepalive: true,
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ply: s.ply }),
+  }).catch(() => null),
   settings: (s, options) => call('POST', `${game(s.id)}/settings`, { ...options, ply: s.ply }),
   record: id => call('GET', `${game(id)}/record`),
   pgnUrl: id => `${game(id)}/pgn`,

@@ -5,6 +5,7 @@
 import { api } from './api.js';
 import { BoardView, pieceImage } from './board.js';
 import { explainAttempt, showCoach } from './coach.js';
+import { ClockView } from './clock.js';
 import { Analysis } from './analysis.js';
 import { Review } from './review.js';
 
@@ -26,6 +27,11 @@ const board = new BoardView($('board'), {
 const analysis = new Analysis({ board, onChange: () => render(), onError: text => showMessage(text) });
 const review = new Review({
   board, onPick: ply => navigate(ply), onError: text => showMessage(text), onChange: () => render(),
+});
+
+// The clocks (shown above and below the board; kept by the server).
+const clocks = new ClockView({
+  top: $('clock-top'), bottom: $('clock-bottom'), api, reload: () => reloadGame(null),
 });
 
 // ---- messages ----------------------------------------------------------------------------
@@ -97,6 +103,7 @@ function render() {
   });
   board.setHint(live && !analysis.on ? hint : null);
   $('history-banner').hidden = live;
+  clocks.update(s, board.orientation);
   renderTitle();
   renderStatus();
   renderMoves(ply);
@@ -449,6 +456,9 @@ document.querySelectorAll('dialog [data-close]').forEach(button => {
 });
 
 const formNew = $('form-new');
+formNew.elements.clock.addEventListener('change', () => {
+  $('clock-custom').hidden = formNew.elements.clock.value !== 'custom';
+});
 formNew.elements.level.addEventListener('input', () => {
   formNew.elements['level-out'].value = formNew.elements.level.value;
 });
@@ -465,6 +475,9 @@ formNew.addEventListener('submit', async event => {
     color: f.color.value,
     level: Number(f.level.value),
   };
+  const clock = f.clock.value === 'custom'
+    ? `${f['clock-minutes'].value || 0}+${f['clock-increment'].value || 0}` : f.clock.value;
+  if (clock) options.clock = clock;
   const setup = f.setup.value.trim();
   if (setup) {
     if (setup.includes(',') || /^[BW]M/m.test(setup)) options.record = setup;
