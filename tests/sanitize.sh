@@ -96,6 +96,7 @@ tests=(
     "$repo/tests/test_uci.py"
     "$repo/tests/test_royal_rules.py"
     "$repo/tests/test_explain.py"
+    "$repo/tests/test_nnue.py"
 )
 
 say "running ${#tests[@]} test files against the sanitized core"

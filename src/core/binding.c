@@ -7,6 +7,7 @@
 #include "fen.h"
 #include "geometry.h"
 #include "movegen.h"
+#include "nnue_binding.h"
 #include "perft.h"
 #include "position.h"
 #include "search_binding.h"
@@ -644,5 +645,6 @@ PyMODINIT_FUNC PyInit__core(void)
         return NULL;
     }
     if (search_binding_add(m) < 0) { Py_DECREF(m); return NULL; }
+    if (nnue_binding_add(m) < 0) { Py_DECREF(m); return NULL; }
     return m;
 }

@@ -9,6 +9,7 @@
 
 #include "eval.h"
 #include "geometry.h"
+#include "nnue.h"
 #include "position.h"
 
 const char *const eval_param_names[EP_COUNT] = {
@@ -486,6 +487,8 @@ static int mop_up(const Position *pos, int strong)
 
 int eval_evaluate(const Position *pos, const EvalParams *ep)
 {
+    if (ep->nnue[pos->variant])
+        return nnue_evaluate(ep->nnue[pos->variant], pos);
     EvalState es;
     memset(&es, 0, offsetof(EvalState, pawn_att));
     init_maps(pos, &es);

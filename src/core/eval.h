@@ -34,9 +34,13 @@ enum {
  * from the edge file, 0..3]; the QGUARD slot serves both Guards. */
 #define PST_SLOTS (2 * NTYPES * 8 * 4)
 
+struct NnueState;
+
 typedef struct {
     int v[EP_COUNT];
     int pst[2][NTYPES][8][4];
+    /* When set for a game, eval_evaluate() answers with that network instead (nnue.h). */
+    struct NnueState *nnue[2];
 } EvalParams;
 
 extern const char *const eval_param_names[EP_COUNT];

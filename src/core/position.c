@@ -217,7 +217,36 @@ static Undo *push_undo(Position *pos, Move m)
     u->halfmove = pos->halfmove;
     u->captured = EMPTY;
     u->moved = EMPTY;
+    u->nchg = 0;
     return u;
+}
+
+/* Notes a square a move may change, with its piece before the move (once per square). */
+static void touch(const Position *pos, Undo *u, int sq)
+{
+    for (int i = 0; i < u->nchg; i++)
+        if (u->chg_sq[i] == sq)
+            return;
+    u->chg_sq[u->nchg] = (uint8_t)sq;
+    u->chg_old[u->nchg++] = pos->board[sq];
+}
+
+/* Every square a move can change, whatever its kind: both ends, the en passant victim's
+ * square, the Rook's and the Guard's ends of a castling. */
+static void touch_move(const Position *pos, Undo *u, Move m)
+{
+    touch(pos, u, MV_FROM(m));
+    touch(pos, u, MV_TO(m));
+    if (MV_FLAG(m) == MF_EP)
+        touch(pos, u, MV_TO(m) - (pos->side == WHITE ? MB_W : -MB_W));
+    if (MV_FLAG(m) == MF_CASTLE) {
+        touch(pos, u, MV_RFROM(m));
+        touch(pos, u, MV_RTO(m));
+        if (MV_GFROM(m)) {
+            touch(pos, u, MV_GFROM(m));
+            touch(pos, u, MV_GTO(m));
+        }
+    }
 }
 
 static void restore_state(Position *pos, const Undo *u)
@@ -258,6 +287,7 @@ void pos_make(Position *pos, Move m)
     int fwd = us == WHITE ? MB_W : -MB_W;
 
     u->moved = pos->board[from];
+    touch_move(pos, u, m);
     pos->halfmove++;
     pos->ep = 0;
     int cmask = pos_castle_mask(pos, from) | pos_castle_mask(pos, to);
@@ -317,6 +347,8 @@ void pos_make(Position *pos, Move m)
         if (flag == MF_DOUBLE)
             pos->ep = (uint8_t)(from + fwd);
     }
+    for (int i = 0; i < u->nchg; i++)
+        u->chg_new[i] = pos->board[u->chg_sq[i]];
     pos->bkey ^= zob.castle[pos->castle];
     pos->castle &= (uint8_t)~cmask;
     pos->bkey ^= zob.castle[pos->castle];

@@ -7,6 +7,7 @@
 
 #include "codec.h"
 #include "fen.h"
+#include "nnue_binding.h"
 #include "position.h"
 #include "search.h"
 #include "search_binding.h"
@@ -18,6 +19,8 @@ typedef struct {
     int busy;                       /* a call is using it (see claim); only with the GIL */
     uint64_t last_ticket;           /* tickets handed out so far */
     uint64_t running;               /* ticket of the running search, 0 when idle */
+    PyObject *nets[2];              /* the _core.Net evaluating each game, or NULL */
+    NnueState *nnue[2];             /* their accumulators, owned here */
 } PySearch;
 
 /* ---- positions ---------------------------------------------------------------------------- */
@@ -192,6 +195,10 @@ static int Search_init(PySearch *self, PyObject *args, PyObject *kwds)
 
 static void Search_dealloc(PySearch *self)
 {
+    for (int v = 0; v < 2; v++) {
+        nnue_state_free(self->nnue[v]);
+        Py_XDECREF(self->nets[v]);
+    }
     search_free(self->search);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -491,6 +498,43 @@ static PyObject *set_param_unguarded(PySearch *self, PyObject *args)
 
 GUARDED(set_param, (PySearch *self, PyObject *args), (self, args))
 
+/* set_net(variant, net): evaluate that game with a _core.Net (None: the hand-written
+ * evaluation). The hash table is cleared, since it keeps evaluations. */
+static PyObject *set_net_unguarded(PySearch *self, PyObject *args)
+{
+    int variant;
+    PyObject *obj;
+    if (!PyArg_ParseTuple(args, "iO", &variant, &obj))
+        return NULL;
+    if (variant != VARIANT_CHESS && variant != VARIANT_ROYAL) {
+        PyErr_Format(PyExc_ValueError, "unknown variant %d", variant);
+        return NULL;
+    }
+    NnueState *st = NULL;
+    if (obj != Py_None) {
+        const NnueNet *net = nnue_binding_net(obj);
+        if (!net)
+            return NULL;
+        if (net->variant != variant) {
+            PyErr_Format(PyExc_ValueError, "the net is for variant %d, not %d", net->variant,
+                         variant);
+            return NULL;
+        }
+        if (!(st = nnue_state_new(net)))
+            return PyErr_NoMemory();
+        Py_INCREF(obj);
+    }
+    search_params(self->search)->nnue[variant] = st;
+    nnue_state_free(self->nnue[variant]);
+    Py_XDECREF(self->nets[variant]);
+    self->nnue[variant] = st;
+    self->nets[variant] = obj == Py_None ? NULL : obj;
+    search_clear(self->search);
+    Py_RETURN_NONE;
+}
+
+GUARDED(set_net, (PySearch *self, PyObject *args), (self, args))
+
 static PyObject *Search_get_busy(PySearch *self, void *Py_UNUSED(closure))
 {
     return PyBool_FromLong(self->busy);
@@ -515,6 +559,8 @@ static PyMethodDef Search_methods[] = {
     { "resize", (PyCFunction)Search_resize, METH_O, "Set the hash size in MB (clears it)." },
     { "evaluate", (PyCFunction)(void (*)(void))Search_evaluate, METH_VARARGS | METH_KEYWORDS,
       "Static evaluation in centipawns for the side to move." },
+    { "set_net", (PyCFunction)Search_set_net, METH_VARARGS,
+      "set_net(variant, net): evaluate that game with a _core.Net, or None for the classic." },
     { "see", (PyCFunction)Search_see, METH_VARARGS,
       "Static exchange value of a legal move: see(fen, variant, code)." },
     { "params", (PyCFunction)Search_params, METH_NOARGS, "The evaluation weights and search tunables by name." },

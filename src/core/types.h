@@ -52,6 +52,8 @@ typedef struct {
 /* Castling right bits. */
 enum { WK = 1, WQ = 2, BK = 4, BQ = 8 };
 
+#define UNDO_MAX_CHANGES 8
+
 /* What make() needs to undo a move, plus the state before it. */
 typedef struct {
     Move move;
@@ -64,6 +66,10 @@ typedef struct {
     uint8_t recap;
     uint8_t recap_rook;
     int halfmove;
+    /* The squares the move touched with their pieces before and after it (NNUE updates its
+     * accumulators from these, so it needs no knowledge of move kinds). */
+    uint8_t nchg;
+    uint8_t chg_sq[UNDO_MAX_CHANGES], chg_old[UNDO_MAX_CHANGES], chg_new[UNDO_MAX_CHANGES];
 } Undo;
 
 typedef struct {

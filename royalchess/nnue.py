@@ -1,0 +1,126 @@
+"""NNUE net files: load one for the engine, write one (the trainer's export).
+
+The format is documented in docs/nnue.md; the C core (``_core.Net``) checks and reads it, and
+this module writes it with the same CRC-32 (zlib's). A bad file is never skipped: loading
+raises :class:`NetFileError` naming the file and the problem.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from royalchess import _core
+from royalchess.variants import get_variant
+
+__all__ = [
+    "ACTIVATIONS",
+    "FORMAT_VERSION",
+    "MAGIC",
+    "NetFileError",
+    "NetWeights",
+    "bundled_net",
+    "encode_net",
+    "feature_count",
+    "load_net",
+    "write_net",
+]
+
+MAGIC = b"RCNN"
+FORMAT_VERSION = 1
+ACTIVATIONS = {"crelu": 0, "screlu": 1}
+_HEADER = struct.Struct("<4s9I")
+
+
+class NetFileError(ValueError):
+    """A net file that is missing, unreadable, truncated, corrupted or for another game."""
+
+
+def feature_count(variant: str) -> int:
+    """The number of NNUE inputs of a game (768 for chess, 1600 for Royal Chess)."""
+    return int(_core.nnue_inputs(get_variant(variant).core_id))
+
+
+@dataclass(frozen=True)
+class NetWeights:
+    """A quantised net, as the file stores it.
+
+    ``ft_w`` is ``inputs x hidden`` (row per feature), ``out_w`` is ``2 x hidden`` (the side
+    to move's accumulator first). The centipawn value is
+    ``(sum(act(acc) * out_w) [/ qa for screlu] + out_b) * scale / (qa * qb)``.
+    """
+
+    variant: str
+    hidden: int
+    activation: str
+    qa: int
+    qb: int
+    scale: int
+    ft_w: Sequence[int]
+    ft_b: Sequence[int]
+    out_w: Sequence[int]
+    out_b: int
+
+
+def encode_net(w: NetWeights) -> bytes:
+    """The bytes of a net file for *w* (header, payload, CRC-32)."""
+    inputs = feature_count(w.variant)
+    h = w.hidden
+    if len(w.ft_w) != inputs * h or len(w.ft_b) != h or len(w.out_w) != 2 * h:
+        raise ValueError("weight arrays do not match the architecture")
+    payload = array("h", w.ft_w)
+    payload.extend(w.ft_b)
+    payload.extend(w.out_w)
+    body = payload.tobytes() if array("h", [1]).tobytes() == b"\1\0" else _swapped(payload)
+    body += struct.pack("<i", w.out_b)
+    header = _HEADER.pack(
+        MAGIC,
+        FORMAT_VERSION,
+        get_variant(w.variant).core_id,
+        inputs,
+        h,
+        ACTIVATIONS[w.activation],
+        w.qa,
+        w.qb,
+        w.scale,
+        len(body),
+    )
+    data = header + body
+    return data + struct.pack("<I", zlib.crc32(data))
+
+
+def _swapped(a: array[int]) -> bytes:
+    b = array("h", a)
+    b.byteswap()
+    return b.tobytes()
+
+
+def write_net(path: str | Path, w: NetWeights) -> None:
+    """Write *w* as a net file."""
+    Path(path).write_bytes(encode_net(w))
+
+
+def load_net(path: str | Path, variant: str) -> _core.Net:
+    """Load and check a net file for a game; :class:`NetFileError` names what is wrong."""
+    core_id = get_variant(variant).core_id
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise NetFileError(f"{path}: net file not found") from None
+    except OSError as e:
+        raise NetFileError(f"{path}: cannot read the net file ({e.strerror})") from None
+    try:
+        return _core.Net(data, core_id)
+    except ValueError as e:
+        raise NetFileError(f"{path}: {e}") from None
+
+
+def bundled_net(variant: str) -> Path | None:
+    """The net shipped with the package for a game (``royalchess/nets/<game>.nnue``), if any."""
+    path = resources.files("royalchess") / "nets" / f"{get_variant(variant).name}.nnue"
+    return Path(str(path)) if path.is_file() else None

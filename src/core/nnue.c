@@ -1,0 +1,321 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nnue.h"
+
+#define RING 256            /* accumulator ring entries (a power of two > MAX_PLY) */
+#define MAX_BACK 32         /* how far back an ancestor's accumulator is looked for */
+
+int nnue_kinds(int variant) { return variant == VARIANT_ROYAL ? 10 : 6; }
+
+int nnue_inputs(int variant)
+{
+    return 2 * nnue_kinds(variant) * (variant == VARIANT_ROYAL ? 80 : 64);
+}
+
+int nnue_feature(const Position *pos, int persp, uint8_t pc, int sq)
+{
+    int kind = PTYPE(pc) - 1;
+    if ((pc & POWER_BIT) && (PTYPE(pc) == QGUARD || PTYPE(pc) == KGUARD))
+        kind += 2; /* a Guard with queen powers is a kind of its own */
+    int rank = RANK_OF(sq), file = FILE_OF(sq);
+    if (persp == BLACK)
+        rank = pos->ranks - 1 - rank;
+    int rel = PCOLOR(pc) != persp;
+    return (rel * nnue_kinds(pos->variant) + kind) * (pos->files * pos->ranks) +
+           rank * pos->files + file;
+}
+
+int nnue_active(const Position *pos, int persp, int *out)
+{
+    int n = 0;
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < pos->pcount[c]; i++) {
+            int sq = pos->plist[c][i];
+            out[n++] = nnue_feature(pos, persp, pos->board[sq], sq);
+        }
+    return n;
+}
+
+uint32_t nnue_crc32(uint32_t crc, const uint8_t *data, size_t n)
+{
+    crc = ~crc;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= data[i];
+        for (int k = 0; k < 8; k++)
+            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}
+
+static uint32_t read_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int16_t read_i16(const uint8_t *p)
+{
+    return (int16_t)(uint16_t)((unsigned)p[0] | (unsigned)p[1] << 8);
+}
+
+static const char *game_name(long v)
+{
+    return v == VARIANT_ROYAL ? "Royal Chess" : v == VARIANT_CHESS ? "chess" : "an unknown game";
+}
+
+/* Header (little-endian u32 after the magic): version, game, inputs, hidden, activation, qa,
+ * qb, scale, payload bytes; then the payload; then the CRC-32 of all that precedes it. */
+NnueNet *nnue_load(const uint8_t *data, size_t n, int variant, char *err, size_t errlen)
+{
+    if (n < NNUE_HEADER_BYTES) {
+        snprintf(err, errlen, "net file is truncated: %zu bytes, shorter than its %d-byte header",
+                 n, NNUE_HEADER_BYTES);
+        return NULL;
+    }
+    if (memcmp(data, NNUE_MAGIC, 4) != 0) {
+        snprintf(err, errlen, "not a royalchess net file: bad magic (expected \"%s\")",
+                 NNUE_MAGIC);
+        return NULL;
+    }
+    uint32_t h[9];
+    for (int i = 0; i < 9; i++)
+        h[i] = read_u32(data + 4 + 4 * i);
+    if (h[0] != NNUE_VERSION) {
+        snprintf(err, errlen, "net file format version %lu is not supported (this engine reads "
+                 "version %d)", (unsigned long)h[0], NNUE_VERSION);
+        return NULL;
+    }
+    if (h[1] != (uint32_t)variant) {
+        snprintf(err, errlen, "net file is for %s, not for %s", game_name((long)h[1]),
+                 game_name(variant));
+        return NULL;
+    }
+    uint32_t inputs = h[2], hidden = h[3], act = h[4], qa = h[5], qb = h[6], scale = h[7];
+    if (inputs != (uint32_t)nnue_inputs(variant)) {
+        snprintf(err, errlen, "net file has %lu inputs; %s has %d features",
+                 (unsigned long)inputs, game_name(variant), nnue_inputs(variant));
+        return NULL;
+    }
+    if (hidden < 16 || hidden > NNUE_MAX_HIDDEN || hidden % 16) {
+        snprintf(err, errlen, "net file has a hidden layer of %lu; it must be a multiple of 16 "
+                 "from 16 to %d", (unsigned long)hidden, NNUE_MAX_HIDDEN);
+        return NULL;
+    }
+    if (act != NNUE_CRELU && act != NNUE_SCRELU) {
+        snprintf(err, errlen, "net file has an unknown activation %lu", (unsigned long)act);
+        return NULL;
+    }
+    if (qa < 1 || qa > 4096 || qb < 1 || qb > 4096 || scale < 1 || scale > 4096) {
+        snprintf(err, errlen, "net file has bad quantisation scales (qa %lu, qb %lu, scale %lu)",
+                 (unsigned long)qa, (unsigned long)qb, (unsigned long)scale);
+        return NULL;
+    }
+    size_t weights = (size_t)inputs * hidden + hidden + 2 * (size_t)hidden;
+    size_t payload = 2 * weights + 4;
+    if (h[8] != payload) {
+        snprintf(err, errlen, "net file declares a payload of %lu bytes; this architecture has "
+                 "%zu", (unsigned long)h[8], payload);
+        return NULL;
+    }
+    size_t total = NNUE_HEADER_BYTES + payload + 4;
+    if (n < total) {
+        snprintf(err, errlen, "net file is truncated: %zu bytes of %zu", n, total);
+        return NULL;
+    }
+    if (n > total) {
+        snprintf(err, errlen, "net file has %zu bytes after its end", n - total);
+        return NULL;
+    }
+    uint32_t crc = nnue_crc32(0, data, total - 4);
+    if (crc != read_u32(data + total - 4)) {
+        snprintf(err, errlen, "net file is corrupted: checksum %08lx, the file says %08lx",
+                 (unsigned long)crc, (unsigned long)read_u32(data + total - 4));
+        return NULL;
+    }
+    NnueNet *net = calloc(1, sizeof *net);
+    int16_t *w = net ? malloc(weights * sizeof *w) : NULL;
+    if (!w) {
+        free(net);
+        snprintf(err, errlen, "out of memory loading the net");
+        return NULL;
+    }
+    const uint8_t *p = data + NNUE_HEADER_BYTES;
+    for (size_t i = 0; i < weights; i++)
+        w[i] = read_i16(p + 2 * i);
+    net->variant = variant;
+    net->inputs = (int)inputs;
+    net->hidden = (int)hidden;
+    net->activation = (int)act;
+    net->qa = (int)qa;
+    net->qb = (int)qb;
+    net->scale = (int)scale;
+    net->ft_w = w;
+    net->ft_b = w + (size_t)inputs * hidden;
+    net->out_w = net->ft_b + hidden;
+    net->out_b = (int32_t)read_u32(p + 2 * weights);
+    return net;
+}
+
+void nnue_free(NnueNet *net)
+{
+    if (!net)
+        return;
+    free(net->ft_w);
+    free(net);
+}
+
+static void add_row(int16_t *restrict acc, const int16_t *restrict row, int h)
+{
+    for (int i = 0; i < h; i++)
+        acc[i] = (int16_t)(acc[i] + row[i]);
+}
+
+static void sub_row(int16_t *restrict acc, const int16_t *restrict row, int h)
+{
+    for (int i = 0; i < h; i++)
+        acc[i] = (int16_t)(acc[i] - row[i]);
+}
+
+void nnue_refresh(const NnueNet *net, const Position *pos, int16_t *acc)
+{
+    int h = net->hidden, feats[64];
+    for (int p = 0; p < 2; p++) {
+        int16_t *a = acc + p * h;
+        memcpy(a, net->ft_b, (size_t)h * sizeof *a);
+        int n = nnue_active(pos, p, feats);
+        for (int i = 0; i < n; i++)
+            add_row(a, net->ft_w + (size_t)feats[i] * h, h);
+    }
+}
+
+/* One perspective's share of the output, in units of qa * qb (qa^2 * qb for SCReLU). */
+static int64_t dot(const NnueNet *net, const int16_t *restrict a, const int16_t *restrict w)
+{
+    int h = net->hidden, qa = net->qa;
+    int64_t sum = 0;
+    if (net->activation == NNUE_SCRELU) {
+        for (int i = 0; i < h; i++) {
+            int32_t v = a[i] < 0 ? 0 : a[i] > qa ? qa : a[i];
+            sum += (int64_t)(v * w[i]) * v;
+        }
+    } else {
+        int32_t s = 0; /* qa * |w| * hidden stays far below 2^31 */
+        for (int i = 0; i < h; i++) {
+            int32_t v = a[i] < 0 ? 0 : a[i] > qa ? qa : a[i];
+            s += v * w[i];
+        }
+        sum = s;
+    }
+    return sum;
+}
+
+int nnue_output(const NnueNet *net, const int16_t *acc, int side)
+{
+    int h = net->hidden;
+    int64_t sum = dot(net, acc + side * h, net->out_w) + dot(net, acc + (!side) * h,
+                                                             net->out_w + h);
+    if (net->activation == NNUE_SCRELU)
+        sum /= net->qa;
+    sum += net->out_b;
+    int64_t cp = sum * net->scale / ((int64_t)net->qa * net->qb);
+    return cp > NNUE_EVAL_MAX ? NNUE_EVAL_MAX : cp < -NNUE_EVAL_MAX ? -NNUE_EVAL_MAX : (int)cp;
+}
+
+/* ---- per-search accumulators ---------------------------------------------------------- */
+
+typedef struct {
+    uint64_t key;
+    int ply;               /* -1: empty */
+} Tag;
+
+struct NnueState {
+    const NnueNet *net;
+    Tag tag[RING];
+    int16_t *acc;          /* RING x 2 x hidden */
+};
+
+NnueState *nnue_state_new(const NnueNet *net)
+{
+    NnueState *st = malloc(sizeof *st);
+    if (!st)
+        return NULL;
+    st->net = net;
+    st->acc = malloc((size_t)RING * 2 * net->hidden * sizeof *st->acc);
+    if (!st->acc) {
+        free(st);
+        return NULL;
+    }
+    for (int i = 0; i < RING; i++)
+        st->tag[i].ply = -1;
+    return st;
+}
+
+void nnue_state_free(NnueState *st)
+{
+    if (!st)
+        return;
+    free(st->acc);
+    free(st);
+}
+
+const NnueNet *nnue_state_net(const NnueState *st) { return st->net; }
+
+static uint64_t key_at(const Position *pos, int ply)
+{
+    return ply == pos->ply ? pos->bkey : pos->hist[ply].bkey;
+}
+
+/* Applies the square changes one move made (recorded by pos_make) to both perspectives. */
+static void apply_changes(const NnueNet *net, const Position *pos, const Undo *u,
+                          int16_t *acc)
+{
+    int h = net->hidden;
+    for (int i = 0; i < u->nchg; i++) {
+        uint8_t old = u->chg_old[i], now = u->chg_new[i];
+        if (old == now)
+            continue;
+        int sq = u->chg_sq[i];
+        for (int p = 0; p < 2; p++) {
+            int16_t *a = acc + p * h;
+            if (old)
+                sub_row(a, net->ft_w + (size_t)nnue_feature(pos, p, old, sq) * h, h);
+            if (now)
+                add_row(a, net->ft_w + (size_t)nnue_feature(pos, p, now, sq) * h, h);
+        }
+    }
+}
+
+const int16_t *nnue_state_accumulator(NnueState *st, const Position *pos)
+{
+    const NnueNet *net = st->net;
+    size_t size = 2 * (size_t)net->hidden;
+    int ply = pos->ply, from = -1;
+    int stop = ply - MAX_BACK < 0 ? 0 : ply - MAX_BACK;
+    for (int j = ply; j >= stop; j--) {
+        const Tag *t = &st->tag[j & (RING - 1)];
+        if (t->ply == j && t->key == key_at(pos, j)) {
+            from = j;
+            break;
+        }
+    }
+    int16_t *cur = st->acc + (size_t)(ply & (RING - 1)) * size;
+    if (from < 0) {
+        nnue_refresh(net, pos, cur);
+    } else {
+        for (int j = from + 1; j <= ply; j++) {
+            int16_t *prev = st->acc + (size_t)((j - 1) & (RING - 1)) * size;
+            int16_t *next = st->acc + (size_t)(j & (RING - 1)) * size;
+            memcpy(next, prev, size * sizeof *next);
+            apply_changes(net, pos, &pos->hist[j - 1], next);
+            st->tag[j & (RING - 1)] = (Tag){ key_at(pos, j), j };
+        }
+    }
+    st->tag[ply & (RING - 1)] = (Tag){ pos->bkey, ply };
+    return cur;
+}
+
+int nnue_evaluate(NnueState *st, const Position *pos)
+{
+    return nnue_output(st->net, nnue_state_accumulator(st, pos), pos->side);
+}

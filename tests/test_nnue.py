@@ -1,0 +1,234 @@
+"""The NNUE in the C core: features, incremental accumulators, the net file format.
+
+Nets here are random (seeded) and written by royalchess.nnue; the trainer's own tests
+(test_nnue_train.py) check a trained net against its float model.
+"""
+
+from __future__ import annotations
+
+import random
+import struct
+import zlib
+
+import pytest
+import royal_positions
+from _support import FAST
+
+from royalchess import _core
+from royalchess.nnue import (
+    NetFileError,
+    NetWeights,
+    encode_net,
+    feature_count,
+    load_net,
+    write_net,
+)
+from royalchess.variants import get_variant
+
+CHESS_START = get_variant("chess").start_fen
+ROYAL_START = get_variant("royal").start_fen
+
+
+def random_weights(variant: str, hidden: int = 32, seed: int = 1, activation: str = "screlu",
+                   ) -> NetWeights:
+    rng = random.Random(seed)
+    inputs = feature_count(variant)
+    return NetWeights(
+        variant=variant,
+        hidden=hidden,
+        activation=activation,
+        qa=255,
+        qb=64,
+        scale=400,
+        ft_w=[rng.randint(-60, 60) for _ in range(inputs * hidden)],
+        ft_b=[rng.randint(-40, 120) for _ in range(hidden)],
+        out_w=[rng.randint(-127, 127) for _ in range(2 * hidden)],
+        out_b=rng.randint(-5000, 5000),
+    )
+
+
+def random_net(variant: str, **kw: object) -> _core.Net:
+    return _core.Net(encode_net(random_weights(variant, **kw)), get_variant(variant).core_id)
+
+
+def reference_eval(w: NetWeights, fen: str) -> int:
+    """The output computed in Python from the features, as docs/nnue.md defines it."""
+    feats = _core.nnue_features(fen, get_variant(w.variant).core_id)
+    h = w.hidden
+    total = 0
+    for k, side in enumerate(feats):
+        acc = list(w.ft_b)
+        for f in side:
+            for i in range(h):
+                acc[i] += w.ft_w[f * h + i]
+        for i in range(h):
+            v = min(max(acc[i], 0), w.qa)
+            total += (v * v if w.activation == "screlu" else v) * w.out_w[k * h + i]
+    if w.activation == "screlu":
+        total = int(total / w.qa)  # C division truncates towards zero
+    total += w.out_b
+    cp = total * w.scale
+    q = w.qa * w.qb
+    cp = -((-cp) // q) if cp < 0 else cp // q
+    return max(-30000, min(30000, cp))
+
+
+def test_feature_counts_and_start_features() -> None:
+    assert feature_count("chess") == 768
+    assert feature_count("royal") == 1600
+    stm, other = _core.nnue_features(CHESS_START, 0)
+    assert len(stm) == len(other) == 32
+    # White to move: White's pawn on a2 is (own, pawn, a2) = 0 * 64 + 8; seen by Black it
+    # is (their, pawn, a7): (1 * 6 + 0) * 64 + 6 * 8 = 432.
+    assert 8 in stm and 432 in other
+    # A symmetric start position looks the same from both sides.
+    assert sorted(stm) == sorted(other)
+    rstm, rother = _core.nnue_features(ROYAL_START, 1)
+    assert len(rstm) == 40 and sorted(rstm) == sorted(rother)
+    assert max(rstm) < 1600
+
+
+def test_guard_with_queen_powers_is_its_own_kind() -> None:
+    # Theme 2 of royal_positions: b7 promotes; with queen powers the Guard's feature differs.
+    pos = _core.Position(royal_positions.THEME_FENS[2], 1)
+    # the FEN marks queen powers (G*, W*): a powered and a plain Guard on one square differ
+    fens = set()
+    for code in pos.legal_moves():
+        pos.push(code)
+        fens.add(pos.fen().split()[0])
+        pos.pop()
+    feature_sets = {tuple(sorted(_core.nnue_features(f + " b - - 0 1", 1)[1])) for f in fens}
+    assert len(feature_sets) == len(fens)
+    assert any("G*" in f for f in fens) and any("W*" in f for f in fens)
+
+
+@pytest.mark.parametrize("activation", ["screlu", "crelu"])
+@pytest.mark.parametrize("variant", ["chess", "royal"])
+def test_output_matches_the_documented_formula(variant: str, activation: str) -> None:
+    w = random_weights(variant, hidden=16, seed=7, activation=activation)
+    net = _core.Net(encode_net(w), get_variant(variant).core_id)
+    pos = _core.Position(get_variant(variant).start_fen, get_variant(variant).core_id)
+    rng = random.Random(3)
+    for _ in range(12):
+        fen = pos.fen()
+        assert net.evaluate(fen) == reference_eval(w, fen)
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        pos.push(rng.choice(moves))
+
+
+def random_game(fen: str, variant: int, plies: int, rng: random.Random) -> list[int]:
+    pos = _core.Position(fen, variant)
+    moves = []
+    for _ in range(plies):
+        legal = pos.legal_moves()
+        if not legal:
+            break
+        code = rng.choice(legal)
+        moves.append(code)
+        pos.push(code)
+    return moves
+
+
+@pytest.mark.parametrize("variant", ["chess", "royal"])
+def test_incremental_accumulator_equals_refresh(variant: str) -> None:
+    """Every legal move (made and taken back) of every position along random games, and a
+    null move at each, leaves the incremental accumulators equal to a refresh."""
+    core_id = get_variant(variant).core_id
+    net = random_net(variant, hidden=16)
+    rng = random.Random(11)
+    starts = [get_variant(variant).start_fen]
+    if variant == "royal":
+        starts += royal_positions.THEME_FENS  # castling with Guard pre-moves, Rook jumps...
+    else:
+        starts += [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ]
+    games = 1 if FAST else 3
+    total = 0
+    for fen in starts:
+        for _ in range(games):
+            moves = random_game(fen, core_id, 30 if FAST else 60, rng)
+            total += net.check_incremental(fen, moves)
+    assert total > 5000
+
+
+def test_search_uses_the_net_and_can_go_back_to_classic() -> None:
+    net = random_net("royal", hidden=16)
+    search = _core.Search(1)
+    classic = search.evaluate(ROYAL_START, 1)
+    search.set_net(1, net)
+    assert search.evaluate(ROYAL_START, 1) == net.evaluate(ROYAL_START)
+    # chess still evaluates classically: a net serves only its own game
+    assert search.evaluate(CHESS_START, 0) == _core.Search(1).evaluate(CHESS_START, 0)
+    result = search.go(ROYAL_START, 1, None, nodes=3000)
+    assert result["best"]
+    search.set_net(1, None)
+    assert search.evaluate(ROYAL_START, 1) == classic
+    with pytest.raises(ValueError, match="variant"):
+        search.set_net(0, net)
+
+
+# ---- the file format -------------------------------------------------------------------------
+
+
+def test_crc32_is_zlibs() -> None:
+    for data in (b"", b"123456789", bytes(range(256)) * 3):
+        assert _core.crc32(data) == zlib.crc32(data)
+    assert _core.crc32(b"123456789") == 0xCBF43926
+
+
+def test_write_and_load(tmp_path) -> None:
+    w = random_weights("chess", hidden=16)
+    path = tmp_path / "chess.nnue"
+    write_net(path, w)
+    net = load_net(path, "chess")
+    assert (net.variant, net.inputs, net.hidden, net.activation) == (0, 768, 16, 1)
+    assert (net.qa, net.qb, net.scale) == (255, 64, 400)
+    assert net.evaluate(CHESS_START) == reference_eval(w, CHESS_START)
+    assert path.stat().st_size == 40 + 2 * (768 * 16 + 16 + 32) + 4 + 4
+
+
+def _with_crc(data: bytes) -> bytes:
+    return data[:-4] + struct.pack("<I", zlib.crc32(data[:-4]))
+
+
+def _header_field(data: bytes, index: int, value: int) -> bytes:
+    """data with header u32 number index (0 = version) set to value and the CRC fixed."""
+    at = 4 + 4 * index
+    return _with_crc(data[:at] + struct.pack("<I", value) + data[at + 4 :])
+
+
+@pytest.mark.parametrize(
+    ("mangle", "message"),
+    [
+        (lambda d: d[:20], "truncated: 20 bytes, shorter than its 40-byte header"),
+        (lambda d: d[:-100], "truncated"),
+        (lambda d: d + b"\0", "1 bytes after its end"),
+        (lambda d: b"XXXX" + d[4:], "bad magic"),
+        (lambda d: _header_field(d, 0, 2), "format version 2 is not supported"),
+        (lambda d: _header_field(d, 1, 1), "net file is for Royal Chess, not for chess"),
+        (lambda d: _header_field(d, 3, 24), "hidden layer of 24"),
+        (lambda d: _header_field(d, 4, 9), "unknown activation 9"),
+        (lambda d: d[:100] + bytes([d[100] ^ 1]) + d[101:], "corrupted: checksum"),
+    ],
+)
+def test_bad_files_are_refused_by_name(tmp_path, mangle, message) -> None:
+    data = encode_net(random_weights("chess", hidden=16))
+    path = tmp_path / "bad.nnue"
+    path.write_bytes(mangle(data))
+    with pytest.raises(NetFileError, match=message) as info:
+        load_net(path, "chess")
+    assert str(path) in str(info.value)
+
+
+def test_missing_and_wrong_game_files(tmp_path) -> None:
+    with pytest.raises(NetFileError, match="net file not found"):
+        load_net(tmp_path / "nowhere.nnue", "royal")
+    path = tmp_path / "chess.nnue"
+    write_net(path, random_weights("chess", hidden=16))
+    with pytest.raises(NetFileError, match="for chess, not for Royal Chess"):
+        load_net(path, "royal")
