@@ -68,6 +68,8 @@ def game_headers(rec: GameRecord, start: Board) -> dict[str, str]:
         headers["FEN"] = start.fen()
     if rec.finished and rec.termination:
         headers["Termination"] = rec.termination
+    if rec.clock_base is not None:  # PGN's seconds+increment
+        headers["TimeControl"] = f"{rec.clock_base:g}+{rec.clock_increment or 0:g}"
     for key, value in saved.items():
         headers.setdefault(key, value)
     return headers

@@ -206,3 +206,13 @@ def test_resume_with_a_clock_is_refused(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 2
     assert "drop --clock" in done.stderr
+
+
+def test_new_takes_a_time_control(store: GameStore) -> None:
+    fake = FakeTime()
+    steps = [(0, "new 3+2 two"), (0, "new 5+x"), (0, "new none"), (0, "e4"), (0, "quit")]
+    game, out = run(steps, fake, store=store, time_control=TimeControl(60, 0))
+    assert "1. White [3:00 | 3:00]> " in out
+    assert "Not a time control: '5+x'" in out
+    assert "1. White> " in out  # no clock any more
+    assert game.session.clock is None and store.get(1).clock_base is None

@@ -176,7 +176,13 @@ def test_the_flag_loses(client: TestClient, fake: FakeTime) -> None:
     }
     assert state["legal"] == []
     listed = client.get("/api/games").json()["games"][0]
-    assert (listed["result"], listed["reason"]) == ("1-0", "Black lost on time")
+    assert (listed["result"], listed["reason"], listed["clock"]) == (
+        "1-0",
+        "Black lost on time",
+        "2s+0",
+    )
+    pgn = client.get(f"/api/games/{state['id']}/pgn").text
+    assert '[TimeControl "2+0"]' in pgn and '[Termination "time forfeit"]' in pgn
 
 
 def test_the_flag_is_found_by_any_look_at_the_game(client: TestClient, fake: FakeTime) -> None:
@@ -282,3 +288,27 @@ def test_the_real_computer_moves_within_a_short_clock(tmp_path: Path) -> None:
         clock = response.json()["clock"]
         assert response.json()["ply"] == 1 and not response.json()["finished"]
         assert 0.5 < clock["white"] < 2.0 and clock["running"] == "black"
+
+
+class SlowComputer(ClockComputer):
+    """Thinks for *seconds* of the fake clock before it answers."""
+
+    def __init__(self, fake: FakeTime, seconds: float) -> None:
+        super().__init__()
+        self.fake, self.seconds = fake, seconds
+
+    def play(self, board: Any, level: int, **where: Any) -> Any:
+        self.fake.advance(self.seconds)
+        return super().play(board, level, **where)
+
+
+def test_a_computer_that_thinks_past_its_time_loses(tmp_path: Path, fake: FakeTime) -> None:
+    computer = SlowComputer(fake, 61)  # longer than the pause after the last look, too
+    app = create_app(str(tmp_path / "games.db"), now=fake, computer=computer)  # type: ignore[arg-type]
+    with local_client(app) as client:
+        state = new_game(client, mode="vs-computer", color="black", clock="1+0", level=1)
+        response = post(client, state, "computer-move")
+        assert response.status_code == 409, response.text
+        assert "White lost on time" in response.json()["error"]
+        state = client.get(f"/api/games/{state['id']}").json()
+        assert (state["ply"], state["result"], state["reason"]) == (0, "0-1", "White lost on time")

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from royalchess import explain
 from royalchess.board import Board
-from royalchess.clock import Now, TimeControl, format_seconds
+from royalchess.clock import Now, TimeControl, TimeControlError, format_seconds, parse_time_control
 from royalchess.errors import ChessError, IllegalMoveError
 from royalchess.move import PIECE_SYMBOLS, WHITE, Move, piece_name
 from royalchess.session import (
@@ -64,7 +64,7 @@ with a Guard move first g1g3f1h1j1g1.
   pgn        show the game as PGN
   draw       claim a draw (threefold repetition or the fifty-move rule)
   resign     give up the game
-  new        a new game: new [chess|royal] [white|black|random|two] [LEVEL]
+  new        a new game: new [chess|royal] [white|black|random|two] [LEVEL] [M+S|none]
   save       save now (the game is saved after every move anyway)
   games      list the saved games         resume N  go on with saved game N
   help       show this text               quit      leave (a saved game stays)"""
@@ -834,9 +834,17 @@ class TerminalGame:
         mode = self.mode if self.mode != "computer-vs-computer" else "vs-computer"
         color = WHITE if human is None else human
         level = self.level
+        clock = self.session.clock  # a new game keeps the time control unless told
+        control = None if clock is None else clock.control
         if args:
             for word in (w.lower() for w in args):
-                if word in VARIANTS:
+                if "+" in word or word == "none":
+                    try:
+                        control = parse_time_control(word)
+                    except TimeControlError as exc:
+                        self.say(f"{str(exc)[0].upper()}{str(exc)[1:]}.", "error")
+                        return
+                elif word in VARIANTS:
                     variant = word
                 elif word in ("white", "black", "random"):
                     mode = "vs-computer"
@@ -860,14 +868,9 @@ class TerminalGame:
                 self.screen, variant=variant, mode=mode, color=color, level=level
             )
         previous = self.game_id if self.board.move_stack and not self.finished else None
-        clock = self.session.clock  # a new game keeps the time control
         self._pause()
         self.new_game(
-            Board(variant=variant),
-            mode=mode,
-            color=color,
-            level=level,
-            time_control=None if clock is None else clock.control,
+            Board(variant=variant), mode=mode, color=color, level=level, time_control=control
         )
         self._begin()
         if previous is not None:

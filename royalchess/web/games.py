@@ -18,7 +18,7 @@ from typing import Any
 
 from royalchess import record
 from royalchess.board import Board
-from royalchess.clock import Now, TimeControlError, time_control_from_json
+from royalchess.clock import Now, TimeControl, TimeControlError, time_control_from_json
 from royalchess.errors import ChessError
 from royalchess.move import GUARDS, Move, piece_symbol
 from royalchess.session import (
@@ -360,6 +360,9 @@ class GameService:
                 "result": rec.result,
                 "reason": result_text(rec.result, rec.termination),
                 "finished": rec.finished,
+                "clock": None
+                if rec.clock_base is None
+                else str(TimeControl(rec.clock_base, rec.clock_increment or 0.0)),
                 "created": rec.created,
                 "updated": rec.updated,
             }

@@ -25,8 +25,10 @@ export class ClockView {
     this.els = { top, bottom };
     this.reload = reload;
     this.api = api;
-    this.state = null; // { id, ply, finished, clock } as last shown
-    this.received = 0; // performance.now() when the server's times were read
+    this.state = null; // the game state as last shown
+    this.from = null; // the state's own clock object: a new one is a new answer of the server
+    this.clock = null; // the server's latest times (from the state or from a look since)
+    this.received = 0; // performance.now() when those times were read
     this.asked = false; // a look at the server is on its way
     this.timer = setInterval(() => this.tick(), 100);
     this.poll = setInterval(() => this.look(), POLL_MS);
@@ -40,9 +42,13 @@ export class ClockView {
 
   // Show the game state *s* (as the server sent it) with the board turned to *orientation*.
   update(s, orientation) {
+    if (!s || s.clock !== this.from) { // drawn again with the same state: times go on counting
+      this.from = s ? s.clock : null;
+      this.clock = this.from;
+      this.received = performance.now();
+    }
     this.state = s;
     this.orientation = orientation;
-    this.received = performance.now();
     const on = Boolean(s && s.clock);
     for (const el of Object.values(this.els)) el.hidden = !on;
     this.draw();
@@ -50,14 +56,14 @@ export class ClockView {
 
   // Seconds left of *color* now, as shown (the running clock counts down since the answer).
   left(color) {
-    const c = this.state.clock;
+    const c = this.clock;
     const run = c.running === color && !c.paused;
     return c[color] - (run ? (performance.now() - this.received) / 1000 : 0);
   }
 
   draw() {
-    const s = this.state;
-    if (!s || !s.clock) return;
+    const s = this.state, c = this.clock;
+    if (!s || !c) return;
     const bottom = this.orientation === 'black' ? 'black' : 'white';
     const sides = { bottom, top: bottom === 'white' ? 'black' : 'white' };
     for (const [place, color] of Object.entries(sides)) {
@@ -65,7 +71,7 @@ export class ClockView {
       const left = this.left(color);
       el.dataset.color = color;
       el.textContent = `${color === 'white' ? 'White' : 'Black'} ${format(left)}`;
-      el.classList.toggle('running', s.clock.running === color && !s.clock.paused);
+      el.classList.toggle('running', c.running === color && !c.paused);
       el.classList.toggle('low', left < 10);
       el.classList.toggle('flagged', left <= 0);
     }
@@ -75,8 +81,8 @@ export class ClockView {
     const s = this.state;
     if (!s || !s.clock || s.finished) return;
     this.draw();
-    const run = s.clock.running;
-    if (run && !s.clock.paused && this.left(run) <= 0) this.look(); // did the flag fall?
+    const run = this.clock.running;
+    if (run && !this.clock.paused && this.left(run) <= 0) this.look(); // did the flag fall?
   }
 
   // Ask the server about the clocks: reload the game when it is not as shown any more.
@@ -88,7 +94,11 @@ export class ClockView {
       const now = await this.api.clock(s.id);
       if (this.state !== s) return; // another game, or a newer state, meanwhile
       if (now.ply !== s.ply || now.finished !== s.finished) await this.reload();
-      else this.update({ ...s, clock: now.clock }, this.orientation);
+      else {
+        this.clock = now.clock;
+        this.received = performance.now();
+        this.draw();
+      }
     } catch (err) {
       // the server cannot be reached: keep counting; the next look tries again
     } finally {
