@@ -15,7 +15,7 @@ import io
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -107,7 +107,7 @@ def wait_until(condition: Any, what: str) -> None:
         time.sleep(0.05)
 
 
-def new_game(client: TestClient, moves: list[str] = ()) -> dict[str, Any]:  # type: ignore[assignment]
+def new_game(client: TestClient, moves: Sequence[str] = ()) -> dict[str, Any]:
     state = client.post("/api/games", json={"mode": "two-players"}).json()
     for uci in moves:
         answer = client.post(
@@ -162,6 +162,13 @@ def test_a_stream_needs_a_tab_and_at_most_three_lines(
     assert answer.status_code == 400 and words in answer.json()["error"], answer.text
 
 
+def test_another_site_cannot_start_a_search(client: TestClient) -> None:
+    for site in ("cross-site", "same-site"):
+        answer = client.get("/api/analysis", params={"tab": "t"}, headers={"Sec-Fetch-Site": site})
+        assert answer.status_code == 403 and "refused" in answer.json()["error"], answer.text
+    assert client.app.state.analyses.running() == 0  # type: ignore[attr-defined]
+
+
 def test_moves_tried_in_analysis_never_change_the_game(app: Starlette, client: TestClient) -> None:
     game = new_game(client, ["e2e4", "e7e5"])
     before = client.get(f"/api/games/{game['id']}").json()
@@ -187,7 +194,7 @@ def test_the_stream_sends_lines_and_stops_its_search_when_the_client_goes_away(
         stream = Stream(port, moves="e2e4 e7e5", tab="tab-1", lines="3")
         name, start = stream.next()
         assert name == "start" and start["turn"] == "white" and start["lines"] == 3
-        updates = []
+        updates: list[Any] = []
         while len(updates) < 2 or len(updates[-1]["lines"]) < 3:
             name, data = stream.next()
             assert name == "lines", (name, data)
@@ -313,7 +320,8 @@ def test_the_annotated_pgn_reads_in_python_chess(client: TestClient) -> None:
     assert [n.san() for n in nodes] == ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
     nf6 = nodes[BLUNDER_PLY - 1]
     assert nf6.nags == {chess.pgn.NAG_BLUNDER}
-    assert nf6.eval() is not None and nf6.eval().white().mate() == 1
+    score = nf6.eval()
+    assert score is not None and score.white().mate() == 1
     assert all(n.eval() is not None for n in nodes[:-1]) and nodes[-1].eval() is None
     assert "Blunder." in nf6.comment and "was best" in nf6.comment
     assert len(nf6.parent.variations) == 2  # the better line

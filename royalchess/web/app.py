@@ -18,13 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import (
-    FileResponse,
-    JSONResponse,
-    PlainTextResponse,
-    Response,
-    StreamingResponse,
-)
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -36,7 +30,7 @@ from royalchess.variants import VARIANTS
 from royalchess.web import coach, pgn_io
 from royalchess.web.computer import Computer, EngineUnavailableError, Ticket
 from royalchess.web.games import MODES, ApiError, GameService
-from royalchess.web.live import MAX_LINES, LiveAnalysis, position_from_query, position_view
+from royalchess.web.live import LiveAnalysis, position_view, stream
 from royalchess.web.offload import Offload, read_pgn
 from royalchess.web.review import Reviews
 from royalchess.web.security import Policy, SecurityMiddleware
@@ -313,18 +307,7 @@ def create_app(
         return await run_in_threadpool(position_view, service, request.query_params)
 
     async def analysis(request: Request) -> Any:
-        query = request.query_params
-        board = await run_in_threadpool(position_from_query, query)
-        tab = query.get("tab", "")
-        if not tab or len(tab) > 64 or not tab.replace("-", "").replace("_", "").isalnum():
-            raise ApiError(400, "a tab id is required: ?tab= letters, digits, - and _")
-        text = query.get("lines", str(MAX_LINES))
-        if not text.isdigit() or not 1 <= int(text) <= MAX_LINES:
-            raise ApiError(400, f"lines must be 1 to {MAX_LINES}, not {text!r}")
-        events = analyses.events(request, board, multipv=int(text), tab=tab)
-        return StreamingResponse(
-            events, media_type="text/event-stream", headers={"Cache-Control": "no-store"}
-        )
+        return await run_in_threadpool(stream, request, analyses)
 
     async def stop_analysis(request: Request) -> Any:
         tab = _field(await _body(request), "tab", str, "")

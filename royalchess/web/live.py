@@ -25,6 +25,7 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from starlette.requests import Request
+from starlette.responses import StreamingResponse
 
 from royalchess.board import Board
 from royalchess.engine import Info, Limit
@@ -40,6 +41,7 @@ __all__ = [
     "describe_line",
     "position_from_query",
     "position_view",
+    "stream",
 ]
 
 LIVE_SECONDS = 60.0
@@ -123,6 +125,30 @@ def describe_line(board: Board, info: Info, service: GameService) -> dict[str, A
 
 def _event(name: str, data: Any) -> str:
     return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def stream(request: Request, analyses: LiveAnalysis) -> StreamingResponse:
+    """The answer to ``GET /api/analysis``: the checks, then the stream of events.
+
+    A GET needs no same-origin check to keep a game safe, but this one sets the engine to
+    work: a page of another site (``Sec-Fetch-Site: cross-site`` or ``same-site``) is refused
+    (403), so it cannot keep this machine's cores busy through an ``EventSource`` or an image.
+    """
+    site = request.headers.get("sec-fetch-site", "").lower()
+    if site and site not in ("same-origin", "none"):
+        raise ApiError(403, f"refused a {site} request: analysis is for the app's own page")
+    query = request.query_params
+    board = position_from_query(query)
+    tab = query.get("tab", "")
+    if not tab or len(tab) > 64 or not tab.replace("-", "").replace("_", "").isalnum():
+        raise ApiError(400, "a tab id is required: ?tab= letters, digits, - and _")
+    text = query.get("lines", str(MAX_LINES))
+    if not text.isdigit() or not 1 <= int(text) <= MAX_LINES:
+        raise ApiError(400, f"lines must be 1 to {MAX_LINES}, not {text!r}")
+    events = analyses.events(request, board, multipv=int(text), tab=tab)
+    return StreamingResponse(
+        events, media_type="text/event-stream", headers={"Cache-Control": "no-store"}
+    )
 
 
 class LiveAnalysis:
