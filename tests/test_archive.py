@@ -188,3 +188,19 @@ def test_command_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "cannot write" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         cli.main(["games", "--db", db, "--import", "a.pgn", "--export", "b.pgn"])
+
+
+def test_a_game_that_does_not_replay_is_left_out_and_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, out_file = tmp_path / "games.db", tmp_path / "all.pgn"
+    store = GameStore(db)
+    store.create_game("chess", Board().fen(), moves=["e2e4"], mode="two-players")
+    # as an old release's race could leave it: a move saved over another, then one more
+    store.create_game("chess", Board().fen(), moves=["e2e4", "e2e4"], mode="two-players")
+    store.close()
+    assert cli.main(["games", "--db", str(db), "--export", str(out_file)]) == 1
+    out, err = capsys.readouterr()
+    assert out.strip() == f"Exported 1 games from {db} to {out_file}."
+    assert err.startswith("game #2 left out: it does not replay: illegal move 'e2e4'")
+    assert out_file.read_text(encoding="utf-8").count("[Event ") == 1
