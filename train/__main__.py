@@ -1,0 +1,53 @@
+"""python -m train: train an NNUE on datagen files and export it for the engine.
+
+    python -m train DATA.bin [DATA2.bin ...] -o royal.nnue [--variant royal] [--hidden 128]
+        [--epochs 10] [--batch 4096] [--lr 1e-3] [--wdl 0.3] [--seed 1] [--device cpu]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from royalchess.nnue import write_net
+from train.data import load
+from train.trainer import Config, pick_device, train
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m train", description=__doc__.split("\n")[0])
+    ap.add_argument("data", nargs="+", help="datagen files (royalchess datagen)")
+    ap.add_argument("-o", "--output", required=True, help="the net file to write")
+    ap.add_argument("--variant", choices=["chess", "royal"], help="default: the data's")
+    ap.add_argument("--limit", type=int, help="use at most this many positions")
+    cfg = Config()
+    for name in ("hidden", "epochs", "batch"):
+        ap.add_argument(f"--{name}", type=int, default=getattr(cfg, name))
+    for name in ("lr", "wdl", "k"):
+        ap.add_argument(f"--{name}", type=float, default=getattr(cfg, name))
+    ap.add_argument("--seed", type=int, default=cfg.seed)
+    ap.add_argument("--activation", choices=["screlu", "crelu"], default=cfg.activation)
+    ap.add_argument("--device", help="cpu, cuda, ... (default: a GPU when present)")
+    args = ap.parse_args(argv)
+    cfg = Config(hidden=args.hidden, activation=args.activation, epochs=args.epochs,
+                 batch=args.batch, lr=args.lr, wdl=args.wdl, k=args.k, seed=args.seed,
+                 device=args.device)
+    start = time.monotonic()
+    data = load(args.data, args.variant, args.limit)
+    print(f"{len(data)} {data.variant} positions read in {time.monotonic() - start:.0f} s; "
+          f"training on {pick_device(cfg.device)}", file=sys.stderr)
+    start = time.monotonic()
+
+    def progress(epoch: int, loss: float) -> None:
+        print(f"epoch {epoch}: loss {loss:.6f} ({time.monotonic() - start:.0f} s)",
+              file=sys.stderr)
+
+    model, losses = train(data, cfg, progress)
+    write_net(args.output, model.export())
+    print(f"wrote {args.output}: loss {losses[0]:.6f} -> {losses[-1]:.6f}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

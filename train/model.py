@@ -1,0 +1,79 @@
+"""The float model of the engine's NNUE (src/core/nnue.h) and its quantised export."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from royalchess import _core
+from royalchess.nnue import NetWeights
+from royalchess.variants import get_variant
+
+QA, QB, SCALE = 255, 64, 400
+# Weights stay within +-1.98 (as usual for NNUE trainers): qb times an output weight fits in
+# int8, and the int32 sums of the engine's output layer cannot overflow.
+WEIGHT_LIMIT = 127 / QB
+
+
+class Nnue(nn.Module):
+    """Sparse inputs -> one accumulator per perspective -> activation -> one output.
+
+    The output times SCALE is the evaluation in centipawns for the side to move.
+    """
+
+    def __init__(self, variant: str, hidden: int = 128, activation: str = "screlu") -> None:
+        super().__init__()
+        if activation not in ("crelu", "screlu"):
+            raise ValueError(f"unknown activation {activation!r}")
+        self.variant = variant
+        self.inputs = int(_core.nnue_inputs(get_variant(variant).core_id))
+        self.hidden = hidden
+        self.activation = activation
+        # one extra zero row: the padding index of datasets with fewer pieces
+        self.ft = nn.EmbeddingBag(self.inputs + 1, hidden, mode="sum", padding_idx=self.inputs)
+        self.ft_b = nn.Parameter(torch.zeros(hidden))
+        self.out = nn.Linear(2 * hidden, 1)
+        with torch.no_grad():
+            self.ft.weight.uniform_(-0.1, 0.1)
+            self.ft.weight[self.inputs].zero_()
+            self.ft_b.fill_(0.1)  # start in the active range of the clipped activation
+            self.out.weight.uniform_(-0.05, 0.05)
+            self.out.bias.zero_()
+
+    def act(self, x: torch.Tensor) -> torch.Tensor:
+        x = x.clamp(0.0, 1.0)
+        return x * x if self.activation == "screlu" else x
+
+    def forward(self, stm: torch.Tensor, nstm: torch.Tensor) -> torch.Tensor:
+        a = self.ft(stm) + self.ft_b
+        b = self.ft(nstm) + self.ft_b
+        return self.out(torch.cat([self.act(a), self.act(b)], dim=1)).squeeze(1)
+
+    def centipawns(self, stm: torch.Tensor, nstm: torch.Tensor) -> torch.Tensor:
+        return self.forward(stm, nstm) * SCALE
+
+    def clip_(self) -> None:
+        """Keeps the weights inside what the quantised format can hold."""
+        with torch.no_grad():
+            self.out.weight.clamp_(-WEIGHT_LIMIT, WEIGHT_LIMIT)
+            self.ft.weight.clamp_(-WEIGHT_LIMIT, WEIGHT_LIMIT)
+
+    def export(self) -> NetWeights:
+        """The quantised net (see docs/nnue.md for the scales)."""
+        w = self.ft.weight.detach().cpu()[: self.inputs]
+        return NetWeights(
+            variant=self.variant,
+            hidden=self.hidden,
+            activation=self.activation,
+            qa=QA,
+            qb=QB,
+            scale=SCALE,
+            ft_w=_ints(w * QA),
+            ft_b=_ints(self.ft_b.detach().cpu() * QA),
+            out_w=_ints(self.out.weight.detach().cpu()[0] * QB),
+            out_b=round(float(self.out.bias.detach().cpu()[0]) * QA * QB),
+        )
+
+
+def _ints(t: torch.Tensor) -> list[int]:
+    return [int(v) for v in t.round().clamp(-32767, 32767).to(torch.int64).flatten().tolist()]

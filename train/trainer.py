@@ -1,0 +1,90 @@
+"""Training: a blend of the search score (sigmoid-scaled) and the game result, seeded."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+
+from train.data import Dataset
+from train.model import SCALE, Nnue
+
+
+@dataclass
+class Config:
+    hidden: int = 128
+    activation: str = "screlu"
+    epochs: int = 10
+    batch: int = 4096
+    lr: float = 1e-3
+    wdl: float = 0.3
+    """Weight of the game result in the target (the rest: the score)."""
+    k: float = 400.0
+    """Centipawns per unit of the sigmoid that maps scores to expected results."""
+    seed: int = 1
+    device: str | None = None
+    """None: a GPU when one is present, else the CPU."""
+
+
+def pick_device(name: str | None) -> torch.device:
+    if name:
+        return torch.device(name)
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def seed_all(seed: int) -> None:
+    random.seed(seed)
+    torch.manual_seed(seed)
+    torch.use_deterministic_algorithms(True, warn_only=True)
+
+
+def loss_fn(model: Nnue, stm: torch.Tensor, nstm: torch.Tensor, score: torch.Tensor,
+            result: torch.Tensor, cfg: Config) -> torch.Tensor:
+    """Mean squared error between expected results: the net's and the blended target's."""
+    pred = torch.sigmoid(model(stm, nstm) * SCALE / cfg.k)
+    target = (1 - cfg.wdl) * torch.sigmoid(score / cfg.k) + cfg.wdl * result
+    return torch.mean((pred - target) ** 2)
+
+
+def evaluate_loss(model: Nnue, data: Dataset, cfg: Config, device: torch.device) -> float:
+    model.eval()
+    total = 0.0
+    with torch.no_grad():
+        for i in range(0, len(data), cfg.batch):
+            sl = slice(i, i + cfg.batch)
+            n = data.score[sl].shape[0]
+            total += float(loss_fn(model, data.stm[sl].to(device), data.nstm[sl].to(device),
+                                   data.score[sl].to(device), data.result[sl].to(device),
+                                   cfg)) * n
+    return total / len(data)
+
+
+def train(data: Dataset, cfg: Config,
+          progress: Callable[[int, float], None] | None = None) -> tuple[Nnue, list[float]]:
+    """A model trained on *data*; also the loss on the data after each epoch (the first
+    entry: before training)."""
+    seed_all(cfg.seed)
+    device = pick_device(cfg.device)
+    model = Nnue(data.variant, cfg.hidden, cfg.activation).to(device)
+    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, cfg.epochs))
+    gen = torch.Generator().manual_seed(cfg.seed)
+    losses = [evaluate_loss(model, data, cfg, device)]
+    for epoch in range(cfg.epochs):
+        model.train()
+        order = torch.randperm(len(data), generator=gen)
+        for i in range(0, len(data), cfg.batch):
+            idx = order[i : i + cfg.batch]
+            opt.zero_grad()
+            loss = loss_fn(model, data.stm[idx].to(device), data.nstm[idx].to(device),
+                           data.score[idx].to(device), data.result[idx].to(device), cfg)
+            loss.backward()
+            opt.step()
+            model.clip_()
+        sched.step()
+        losses.append(evaluate_loss(model, data, cfg, device))
+        if progress:
+            progress(epoch + 1, losses[-1])
+    return model.cpu(), losses
