@@ -74,6 +74,9 @@ COLORS = ("white", "black")
 DEFAULT_LEVEL = 4
 """The computer's level when none is chosen."""
 
+_SEEN_EVERY = 5.0
+"""Seconds between two saves of a running clock's sign of life (well under PAUSE_AFTER)."""
+
 RELOAD = "the game changed in another window: reload"
 """What a refused write says (the game was changed by another window, tab or process)."""
 
@@ -580,8 +583,10 @@ class GameSession:
         the clocks' sign of life and start a stopped clock (saved, unless nothing changed)."""
         if self.clock is None or self.finished or self.check_flag():
             return
-        clock = self.clock.touched(self.board.turn, self.now(), present=self.present)
-        self._save_clock(clock)
+        now, clock = self.now(), self.clock
+        if clock.running and clock.seen is not None and 0 <= now - clock.seen < _SEEN_EVERY:
+            return  # seen a moment ago: spare the database a write per request
+        self._save_clock(clock.touched(self.board.turn, now, present=self.present))
 
     def pause(self, *, ply: int | None = None) -> None:
         """Stop the clock of the side to move (the page was closed, the terminal left); the

@@ -75,8 +75,8 @@ def seconds(text: str) -> float:
 
 def open_dialog(page: Any) -> Any:
     """The New game dialog: open by itself on a page with no game yet, else by its button."""
-    page.wait_for_function(
-        "window.royalchess.state !== null || document.querySelector('#dlg-new').open"
+    page.wait_for_function(  # a function, not an expression: the page's CSP forbids eval
+        "() => window.royalchess.state !== null || document.querySelector('#dlg-new').open"
     )
     dialog = page.locator("#dlg-new")
     if not dialog.is_visible():
