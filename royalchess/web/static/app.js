@@ -514,7 +514,7 @@ async function showGames() {
     const who = c => (g[c] === 'computer' ? `computer ${g.level}` : 'human');
     const cells = [
       g.id,
-      g.variant === 'royal' ? 'Royal Chess' : 'Chess',
+      (g.variant === 'royal' ? 'Royal Chess' : 'Chess') + (g.clock ? ` · ${g.clock}` : ''),
       `${who('white')} – ${who('black')}`,
       Math.ceil(g.plies / 2),
       g.finished ? `${g.result} ${g.reason}` : 'unfinished',
