@@ -37,6 +37,8 @@ from royalchess.levels import (
     level_settings,
 )
 from royalchess.move import Move
+from royalchess.nnue import NetFileError, bundled_net, load_net, net_game
+from royalchess.variants import VARIANTS
 
 __all__ = ["Analysis", "Engine", "Info", "Limit", "Score", "SearchResult"]
 
@@ -197,7 +199,9 @@ class Engine:
 
     ``level`` is 1 (a beginner) to 20 (full strength, the default); ``elo`` instead picks
     the level nearest to a standard-chess rating. ``hash_mb`` sizes the hash table. ``seed``
-    makes the weak levels' choices repeatable.
+    makes the weak levels' choices repeatable. ``evaluation`` is ``"classic"`` (the
+    hand-written evaluation, the default) or ``"nnue"`` (a net: ``eval_file``, else the one
+    bundled for the game; see :meth:`set_evaluation`).
 
     One engine runs one search at a time (a second call waits for the first); use two
     engines to search two positions at once.
@@ -210,6 +214,8 @@ class Engine:
         elo: int | None = None,
         hash_mb: int = 16,
         seed: int | None = None,
+        evaluation: str = "classic",
+        eval_file: str | os.PathLike[str] | None = None,
     ) -> None:
         if level is not None and elo is not None:
             raise ValueError("give a level or an elo, not both")
@@ -225,6 +231,9 @@ class Engine:
         self._tickets: list[int] = []  # searches running or about to, oldest first
         self._rng = random.Random(seed)
         self._settings = level_settings(MAX_LEVEL)
+        self._evaluation = "classic"
+        self._nets: dict[str, _core.Net] = {}
+        self.set_evaluation(evaluation, eval_file)
         if elo is not None:
             self.elo = elo
         else:
@@ -274,6 +283,46 @@ class Engine:
         with self._lock:
             self._search.set_param(name, value)
 
+    @property
+    def evaluation(self) -> str:
+        """``"classic"`` or ``"nnue"``."""
+        return self._evaluation
+
+    def set_evaluation(
+        self, evaluation: str, eval_file: str | os.PathLike[str] | None = None
+    ) -> None:
+        """Evaluate with the hand-written evaluation (``"classic"``) or a net (``"nnue"``).
+
+        With ``"nnue"``, *eval_file* is a net file (its header names its game); a game without
+        one uses the net bundled with the package, if any. A bad file raises
+        :class:`~royalchess.nnue.NetFileError` naming the problem, and so does searching a
+        game that has no net: the engine never falls back to the other evaluation.
+        """
+        if evaluation not in ("classic", "nnue"):
+            raise ValueError(f"evaluation must be 'classic' or 'nnue', not {evaluation!r}")
+        nets: dict[str, _core.Net] = {}
+        if evaluation == "nnue":
+            if eval_file is not None:
+                game = net_game(eval_file)
+                nets[game] = load_net(eval_file, game)
+            for name in VARIANTS:
+                path = None if name in nets else bundled_net(name)
+                if path is not None:
+                    nets[name] = load_net(path, name)
+            if not nets:
+                raise NetFileError("no net to evaluate with: give eval_file (this package "
+                                   "bundles none)")
+        with self._lock:
+            for name, variant in VARIANTS.items():
+                self._search.set_net(variant.core_id, nets.get(name))
+            self._evaluation = evaluation
+            self._nets = nets
+
+    def _check_evaluation(self, board: Board) -> None:
+        if self._evaluation == "nnue" and board.variant_info.name not in self._nets:
+            raise NetFileError(f"no net for {board.variant_info.title}: give an eval_file "
+                               "for it, or use evaluation='classic'")
+
     def new_game(self) -> None:
         """Forget what earlier searches learnt (hash table, move-ordering history)."""
         with self._lock:
@@ -281,6 +330,7 @@ class Engine:
 
     def evaluate(self, board: Board) -> int:
         """The static evaluation of *board* in centipawns for the side to move."""
+        self._check_evaluation(board)
         fen, moves = _game_of(board)
         with self._lock:
             return self._search.evaluate(fen, board.variant_info.core_id, moves)
@@ -354,6 +404,7 @@ class Engine:
     ) -> SearchResult:
         if multipv < 1:
             raise ValueError(f"multipv must be at least 1, not {multipv}")
+        self._check_evaluation(board)
         limit = limit or Limit()
         settings = self._settings if strength else level_settings(MAX_LEVEL)
         files = board.files

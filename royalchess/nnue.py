@@ -7,6 +7,7 @@ raises :class:`NetFileError` naming the file and the problem.
 
 from __future__ import annotations
 
+import os
 import struct
 import zlib
 from array import array
@@ -28,6 +29,7 @@ __all__ = [
     "encode_net",
     "feature_count",
     "load_net",
+    "net_game",
     "write_net",
 ]
 
@@ -100,20 +102,37 @@ def _swapped(a: array[int]) -> bytes:
     return b.tobytes()
 
 
-def write_net(path: str | Path, w: NetWeights) -> None:
+def write_net(path: str | os.PathLike[str], w: NetWeights) -> None:
     """Write *w* as a net file."""
     Path(path).write_bytes(encode_net(w))
 
 
-def load_net(path: str | Path, variant: str) -> _core.Net:
-    """Load and check a net file for a game; :class:`NetFileError` names what is wrong."""
-    core_id = get_variant(variant).core_id
+def _read(path: str | os.PathLike[str]) -> bytes:
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except FileNotFoundError:
         raise NetFileError(f"{path}: net file not found") from None
     except OSError as e:
         raise NetFileError(f"{path}: cannot read the net file ({e.strerror})") from None
+
+
+def net_game(path: str | os.PathLike[str]) -> str:
+    """The game a net file is for (``chess`` or ``royal``), as its header says; a file whose
+    header does not say raises :class:`NetFileError` naming the problem."""
+    data = _read(path)
+    if len(data) >= 12 and data[:4] == MAGIC:
+        game = struct.unpack_from("<I", data, 8)[0]
+        for name in ("chess", "royal"):
+            if get_variant(name).core_id == game:
+                return name
+    load_net(path, "chess")  # raises with the file's problem
+    return "chess"
+
+
+def load_net(path: str | os.PathLike[str], variant: str) -> _core.Net:
+    """Load and check a net file for a game; :class:`NetFileError` names what is wrong."""
+    core_id = get_variant(variant).core_id
+    data = _read(path)
     try:
         return _core.Net(data, core_id)
     except ValueError as e:

@@ -5,8 +5,9 @@ python-chess, in both games: ``setoption name UCI_Variant value royal`` switches
 Chess, whose moves are spelled as on the rules page (``f1h1j1g1`` castling, ``e7e8g-``).
 
 Options: ``Hash``, ``MultiPV``, ``Skill Level`` (1-20), ``UCI_LimitStrength`` with
-``UCI_Elo``, ``UCI_Variant`` (``chess``, ``royal``), ``Move Overhead``, ``Ponder`` and
-``Clear Hash``. Lines it cannot use are answered with ``info string`` and otherwise ignored:
+``UCI_Elo``, ``UCI_Variant`` (``chess``, ``royal``), ``Move Overhead``, ``Ponder``,
+``Clear Hash``, ``UseNNUE`` and ``EvalFile`` (a net file; without one, the nets bundled with
+the package). Lines it cannot use are answered with ``info string`` and otherwise ignored:
 the server never stops on bad input, only on ``quit`` or the end of its input.
 """
 
@@ -45,6 +46,8 @@ class _Options:
         self.variant = "chess"
         self.overhead_ms = 30
         self.ponder = False
+        self.use_nnue = False
+        self.eval_file = ""
 
     def level(self) -> int:
         return level_for_elo(self.elo) if self.limit_strength else self.skill
@@ -62,6 +65,8 @@ def _option_lines() -> list[str]:
         + " ".join(f"var {name}" for name in sorted(VARIANTS)),
         "option name Move Overhead type spin default 30 min 0 max 5000",
         "option name Ponder type check default false",
+        "option name UseNNUE type check default false",
+        "option name EvalFile type string default <empty>",
     ]
 
 
@@ -203,6 +208,15 @@ class UciServer:
             opts.overhead_ms = _spin(value, 0, 5000, name)
         elif name == "ponder":
             opts.ponder = _check(value, name)
+        elif name in ("usennue", "evalfile"):
+            use = _check(value, name) if name == "usennue" else opts.use_nnue
+            path = value.strip() if name == "evalfile" else opts.eval_file
+            if path == "<empty>":
+                path = ""
+            self._finish_search()
+            # a bad net file is refused here (info string error) and nothing changes
+            self._engine.set_evaluation("nnue" if use else "classic", path or None)
+            opts.use_nnue, opts.eval_file = use, path
         else:
             raise ValueError(f"no option named {name!r}")
 

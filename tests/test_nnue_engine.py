@@ -1,0 +1,80 @@
+"""The engine with a net: Engine(evaluation="nnue", eval_file=...) and the UCI options UseNNUE
+and EvalFile. The classic evaluation stays the default; a missing or bad net is an error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_nnue import random_weights
+from test_uci import Session
+
+from royalchess import Board
+from royalchess.engine import Engine, Limit
+from royalchess.nnue import NetFileError, load_net, write_net
+
+
+@pytest.fixture
+def royal_net(tmp_path: Path) -> Path:
+    path = tmp_path / "royal.nnue"
+    write_net(path, random_weights("royal", hidden=16))
+    return path
+
+
+def test_classic_is_the_default() -> None:
+    assert Engine().evaluation == "classic"
+
+
+def test_nnue_engine_evaluates_and_plays_with_the_net(royal_net: Path) -> None:
+    board = Board(variant="royal")
+    board.push_san("e4")
+    classic = Engine().evaluate(board)
+    engine = Engine(evaluation="nnue", eval_file=royal_net)
+    assert engine.evaluation == "nnue"
+    want = load_net(royal_net, "royal").evaluate(board.fen())
+    assert engine.evaluate(board) == want != classic
+    assert engine.play(board, Limit(nodes=2000)) in board.legal_moves
+    # the net is for Royal Chess: chess has none here, and nothing falls back silently
+    with pytest.raises(NetFileError, match="no net for Standard chess"):
+        engine.play(Board(), Limit(nodes=100))
+    engine.set_evaluation("classic")
+    assert engine.evaluate(board) == classic
+
+
+def test_nnue_without_a_net_or_with_a_bad_one(tmp_path: Path, royal_net: Path) -> None:
+    with pytest.raises(NetFileError, match="no net to evaluate with"):
+        Engine(evaluation="nnue")
+    with pytest.raises(NetFileError, match="net file not found"):
+        Engine(evaluation="nnue", eval_file=tmp_path / "missing.nnue")
+    bad = tmp_path / "bad.nnue"
+    data = royal_net.read_bytes()
+    bad.write_bytes(data[:-10])
+    with pytest.raises(NetFileError, match="truncated"):
+        Engine(evaluation="nnue", eval_file=bad)
+    with pytest.raises(ValueError, match="'classic' or 'nnue'"):
+        Engine(evaluation="neural")
+
+
+def test_uci_options(royal_net: Path) -> None:
+    session = Session()
+    try:
+        session.send("uci")
+        text = "\n".join([session.wait_for("uciok"), *session.lines])
+        assert "option name UseNNUE type check default false" in text
+        assert "option name EvalFile type string default <empty>" in text
+        session.send("setoption name UseNNUE value true")
+        assert "no net to evaluate with" in session.wait_for("info string error")
+        session.send("setoption name EvalFile value /nowhere/royal.nnue")
+        session.send("setoption name UseNNUE value true")
+        assert "net file not found" in session.wait_for("info string error")
+        assert session.server._engine.evaluation == "classic"
+        session.send(f"setoption name EvalFile value {royal_net}")
+        session.send("setoption name UseNNUE value true")
+        assert session.server._engine.evaluation == "nnue"
+        session.send("setoption name UCI_Variant value royal", "position startpos",
+                     "go nodes 2000")
+        assert Board(variant="royal").parse_uci(session.wait_for("bestmove").split()[1])
+        session.send("setoption name UseNNUE value false")
+        assert session.server._engine.evaluation == "classic"
+    finally:
+        session.server.close()
