@@ -124,7 +124,8 @@ function renderTitle() {
   } else {
     who = `computer against computer, level ${s.level}`;
   }
-  $('game-title').textContent = `${s.title} · ${who} · game ${s.id}`;
+  const clock = s.clock ? ` · ${s.clock.control.text}` : '';
+  $('game-title').textContent = `${s.title} · ${who}${clock} · game ${s.id}`;
 }
 
 function renderStatus() {
