@@ -78,3 +78,13 @@ def test_uci_options(royal_net: Path) -> None:
         assert session.server._engine.evaluation == "classic"
     finally:
         session.server.close()
+
+
+def test_match_runner_builtin_engine_with_a_net(royal_net: Path) -> None:
+    from royalchess.runner.players import EngineSpec, open_player
+
+    spec = EngineSpec.parse(f"royalchess:evalfile={royal_net},name=nnue")
+    player = open_player(spec, "royal", seed=1)
+    assert player.engine.evaluation == "nnue"  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="evalfile"):
+        EngineSpec.parse("royalchess:eval=nnue")

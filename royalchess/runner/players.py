@@ -5,7 +5,8 @@ An ENGINE is written
 - ``royalchess`` or ``royalchess:level=12,hash=16,param.rfp_margin=120,name=patch`` — the
   built-in engine, in the worker process: ``level`` (1-20) or ``elo``, ``hash`` (MB),
   ``param.NAME=VALUE`` evaluation weights and search tunables (the names the core's
-  ``set_param`` knows, as ``ROYALCHESS_PARAMS``), ``name`` for the PGN;
+  ``set_param`` knows, as ``ROYALCHESS_PARAMS``), ``evalfile=PATH`` to evaluate with that
+  NNUE net (docs/nnue.md), ``name`` for the PGN;
 - ``uci:COMMAND`` or ``uci[Hash=16,UCI_Elo=2000,name=sf]:COMMAND`` — any UCI engine run as
   a subprocess, with UCI options (and ``name``, ``env.VAR=VALUE``) in the brackets; a path
   to an executable file is taken as ``uci:PATH``.
@@ -134,9 +135,12 @@ class EngineSpec:
                 except ValueError:
                     raise ValueError(f"royalchess option {key}={value!r}: not an integer") from None
                 options.append((key, value))
+            elif key == "evalfile":
+                options.append((key, value))
             else:
                 raise ValueError(
-                    f"unknown royalchess option {key!r}: level, elo, hash, param.NAME or name"
+                    f"unknown royalchess option {key!r}: level, elo, hash, param.NAME, "
+                    "evalfile or name"
                 )
         if not name:
             name = "royalchess" + "".join(
@@ -216,7 +220,15 @@ class BuiltinPlayer:
         opts = dict(self.spec.options)
         level = int(opts["level"]) if "level" in opts else None
         elo = int(opts["elo"]) if "elo" in opts else None
-        self.engine = Engine(level, elo=elo, hash_mb=int(opts.get("hash", 16)), seed=self.seed)
+        net = opts.get("evalfile")
+        self.engine = Engine(
+            level,
+            elo=elo,
+            hash_mb=int(opts.get("hash", 16)),
+            seed=self.seed,
+            evaluation="classic" if net is None else "nnue",
+            eval_file=net,
+        )
         for key, value in self.spec.options:
             if key.startswith("param."):
                 try:
