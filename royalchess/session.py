@@ -578,10 +578,10 @@ class GameSession:
         self._end(result, termination, clock.timed_out(turn))
         return True
 
-    def tick(self) -> None:
-        """Someone looks at the game: look at the flag (see :meth:`check_flag`); else renew
-        the clocks' sign of life and start a stopped clock (saved, unless nothing changed)."""
-        if self.clock is None or self.finished or self.check_flag():
+    def tick(self, *, touch: bool = True) -> None:
+        """Someone looks at the game: look at the flag (see :meth:`check_flag`); else, with
+        *touch*, renew the clocks' sign of life and start a stopped clock (saved)."""
+        if self.clock is None or self.finished or self.check_flag() or not touch:
             return
         now, clock = self.now(), self.clock
         if clock.running and clock.seen is not None and 0 <= now - clock.seen < _SEEN_EVERY:

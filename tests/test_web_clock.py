@@ -312,3 +312,17 @@ def test_a_computer_that_thinks_past_its_time_loses(tmp_path: Path, fake: FakeTi
         assert "White lost on time" in response.json()["error"]
         state = client.get(f"/api/games/{state['id']}").json()
         assert (state["ply"], state["result"], state["reason"]) == (0, "0-1", "White lost on time")
+
+
+def test_another_sites_page_cannot_start_a_paused_clock(client: TestClient, fake: FakeTime) -> None:
+    """A GET from another site's page (an <img> naming the URL) is no sign of life: the game
+    stays paused; the app's own page looking at it starts the clock."""
+    state = new_game(client, clock="5+0")
+    assert post(client, state, "pause").json()["clock"]["paused"] is True
+    for site in ("cross-site", "same-site"):
+        for path in ("", "/clock"):
+            answer = client.get(f"/api/games/{state['id']}{path}", headers={"Sec-Fetch-Site": site})
+            assert answer.status_code == 200 and answer.json()["clock"]["paused"] is True
+    fake.advance(100)
+    own = client.get(f"/api/games/{state['id']}", headers={"Sec-Fetch-Site": "same-origin"})
+    assert own.json()["clock"]["paused"] is False and own.json()["clock"]["white"] == 300.0

@@ -93,6 +93,13 @@ def _ply(data: dict[str, Any]) -> int:
     return ply
 
 
+def _looked_at(request: Request) -> bool:
+    """Whether a GET of a game is the app's own page (or a program) looking at it, a sign of
+    life that keeps its clock running or starts it: not another site's page (an ``<img>``
+    naming the URL), which the browser marks ``Sec-Fetch-Site: cross-site``/``same-site``."""
+    return request.headers.get("sec-fetch-site", "same-origin") in ("same-origin", "none")
+
+
 async def _unless_abandoned(
     request: Request, computer: Computer, ticket: Ticket, work: Callable[[], Any]
 ) -> Any:
@@ -183,7 +190,8 @@ def create_app(
         return JSONResponse(state, status_code=201)
 
     async def get_game(request: Request) -> Any:
-        return await run_in_threadpool(service.state, _game_id(request))
+        game_id, touch = _game_id(request), _looked_at(request)
+        return await run_in_threadpool(lambda: service.state(game_id, touch=touch))
 
     async def delete_game(request: Request) -> Any:
         await run_in_threadpool(service.delete, _game_id(request))
@@ -240,7 +248,8 @@ def create_app(
         return coach.explain_click(board, query.get("from", ""), query.get("to", ""))
 
     async def clock(request: Request) -> Any:
-        return await run_in_threadpool(service.clock, _game_id(request))
+        game_id, touch = _game_id(request), _looked_at(request)
+        return await run_in_threadpool(lambda: service.clock(game_id, touch=touch))
 
     async def pause(request: Request) -> Any:
         game_id = _game_id(request)

@@ -75,12 +75,12 @@ class GameService:
         with lock:
             yield
 
-    def _load(self, game_id: int) -> GameSession:
-        """The game as saved, its clocks brought up to now: every request on a game is a sign
-        that someone is at it, and a flag that fell is found (and saved) at once."""
+    def _load(self, game_id: int, *, touch: bool = False) -> GameSession:
+        """The game as saved, its clocks brought up to now: a flag that fell is found (and
+        saved) at once; with *touch* (the page shows the game) its clock runs on, or starts."""
         game = GameSession.load(self.store, game_id, now=self.now)
         try:
-            game.tick()
+            game.tick(touch=touch)
         except ConflictError:  # changed meanwhile by another request: take it as it is now
             game = GameSession.load(self.store, game_id, now=self.now)
         return game
@@ -190,9 +190,10 @@ class GameService:
 
     # -- reading ----------------------------------------------------------------------------
 
-    def state(self, game_id: int) -> dict[str, Any]:
-        """Return everything the page shows of game *game_id*."""
-        return self._state(self._load(game_id))
+    def state(self, game_id: int, *, touch: bool = False) -> dict[str, Any]:
+        """Return everything the page shows of game *game_id* (*touch*: the page shows it,
+        a sign of life for its clock)."""
+        return self._state(self._load(game_id, touch=touch))
 
     def _state(self, game: GameSession) -> dict[str, Any]:
         rec, board = game.record, game.board
@@ -482,10 +483,11 @@ class GameService:
             game.set_players(mode=mode, color=side, level=level, ply=ply)
             return self._state(game)
 
-    def clock(self, game_id: int) -> dict[str, Any]:
+    def clock(self, game_id: int, *, touch: bool = False) -> dict[str, Any]:
         """The clocks of game *game_id* now (a flag that fell is found and saved), with
-        what the page needs to see whether its game is still as shown."""
-        game = self._load(game_id)
+        what the page needs to see whether its game is still as shown (*touch*: as
+        :meth:`state`)."""
+        game = self._load(game_id, touch=touch)
         return {
             "id": game.game_id,
             "ply": game.ply,
