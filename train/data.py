@@ -70,3 +70,15 @@ def from_features(variant: str, stm: list[list[int]], nstm: list[list[int]],
 
     return Dataset(variant, padded(stm), padded(nstm), torch.tensor(scores),
                    torch.tensor(results))
+
+
+def split(data: Dataset, share: float, seed: int) -> tuple[Dataset, Dataset]:
+    """(training, validation): a seeded random *share* of the positions held out."""
+    order = torch.randperm(len(data), generator=torch.Generator().manual_seed(seed))
+    cut = len(data) - int(len(data) * share)
+
+    def take(idx: torch.Tensor) -> Dataset:
+        return Dataset(data.variant, data.stm[idx], data.nstm[idx], data.score[idx],
+                       data.result[idx])
+
+    return take(order[:cut]), take(order[cut:])

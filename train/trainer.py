@@ -62,9 +62,10 @@ def evaluate_loss(model: Nnue, data: Dataset, cfg: Config, device: torch.device)
 
 
 def train(data: Dataset, cfg: Config,
-          progress: Callable[[int, float], None] | None = None) -> tuple[Nnue, list[float]]:
+          progress: Callable[[int, float, float | None], None] | None = None,
+          validation: Dataset | None = None) -> tuple[Nnue, list[float]]:
     """A model trained on *data*; also the loss on the data after each epoch (the first
-    entry: before training)."""
+    entry: before training). *progress* gets the epoch, its loss and the validation loss."""
     seed_all(cfg.seed)
     device = pick_device(cfg.device)
     model = Nnue(data.variant, cfg.hidden, cfg.activation).to(device)
@@ -86,5 +87,6 @@ def train(data: Dataset, cfg: Config,
         sched.step()
         losses.append(evaluate_loss(model, data, cfg, device))
         if progress:
-            progress(epoch + 1, losses[-1])
+            held = evaluate_loss(model, validation, cfg, device) if validation else None
+            progress(epoch + 1, losses[-1], held)
     return model.cpu(), losses
