@@ -299,6 +299,7 @@ def _cmd_datagen(args: argparse.Namespace) -> int:
             seed=args.seed,
             resume=args.resume,
             quiet=args.quiet,
+            eval_file=args.eval_file,
         )
     finally:
         backend.close()
@@ -327,6 +328,10 @@ def _add_datagen(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     parser.add_argument("--nodes", type=_positive, default=5000, help="per move (5000)")
     parser.add_argument("--random-plies", type=int, default=8, help="random opening plies (8)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--eval-file",
+        help="play with this NNUE net (docs/nnue.md; default: the classic evaluation)",
+    )
     _add_backend_args(parser)
     parser.set_defaults(handler=_run(_cmd_datagen))
 

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from royalchess.board import Board
 from royalchess.engine import Engine, Limit
+from royalchess.nnue import load_net
 from royalchess.runner.backends import Backend
 from royalchess.runner.output import open_output
 from royalchess.runner.progress import progress_bar
@@ -153,6 +154,9 @@ class DatagenUnit:
     nodes: int
     random_plies: int = 8
     hash_mb: int = 16
+    eval_file: str | None = None
+    """An NNUE net to play with (docs/nnue.md), else the classic evaluation; the path must
+    exist wherever the unit runs."""
 
     def run(self) -> GameData:
         return play_datagen_game(self)
@@ -167,7 +171,11 @@ def play_datagen_game(unit: DatagenUnit) -> GameData:
         if not moves:
             break
         board.push(rng.choice(moves))
-    engine = Engine(hash_mb=unit.hash_mb)
+    engine = Engine(
+        hash_mb=unit.hash_mb,
+        evaluation="classic" if unit.eval_file is None else "nnue",
+        eval_file=unit.eval_file,
+    )
     limit = Limit(nodes=unit.nodes)
     positions: list[tuple[str, int, int]] = []
     streak, sign = 0, 0
@@ -231,8 +239,12 @@ def run_datagen(
     seed: int = 1,
     resume: bool = False,
     quiet: bool = False,
+    eval_file: str | None = None,
 ) -> DatagenOutcome:
-    """Self-play until the file at *output* holds *positions* positions."""
+    """Self-play until the file at *output* holds *positions* positions (with the NNUE net
+    *eval_file* when given: the generation loop of docs/nnue.md)."""
+    if eval_file is not None:
+        load_net(eval_file, variant)  # a bad net stops here, named, before any game
     sink = open_output(output, resume=resume, prefix=_prefix, header=MAGIC)
     done: set[int] = set()
     have = 0
@@ -243,7 +255,11 @@ def run_datagen(
         done.add(game.id)
         have += len(game.positions)
     resumed = have
-    units = (DatagenUnit(i, variant, seed, nodes, random_plies) for i in counter() if i not in done)
+    units = (
+        DatagenUnit(i, variant, seed, nodes, random_plies, eval_file=eval_file)
+        for i in counter()
+        if i not in done
+    )
     games = 0
     interrupted = False
     start = time.monotonic()
