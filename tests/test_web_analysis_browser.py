@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from test_web_browser import CHROMIUM, DOCS, browser, click, expect, server, settle
+from test_web_browser import CHROMIUM, SHOTS, browser, click, expect, server, settle
 from web_server import request
 
 __all__ = ["browser", "server"]  # the fixtures, shared with tests/test_web_browser.py
@@ -91,7 +91,7 @@ def test_analysis_streams_follows_tried_moves_and_stops(server: str, open_game: 
         timeout=60_000,
     )
     settle(page)
-    page.screenshot(path=str(DOCS / "screenshot-analysis.png"))
+    page.screenshot(path=str(SHOTS / "screenshot-analysis.png"))
 
     # A move tried on the analysis board (6. cxd4): shown there, analysed, not played.
     click(page, "c3", "d4")
@@ -149,7 +149,7 @@ def test_review_draws_the_graph_marks_the_blunder_and_jumps_on_click(
         "() => document.querySelectorAll('cg-container svg.cg-shapes g line').length >= 1"
     )
     settle(page)
-    page.screenshot(path=str(DOCS / "screenshot-review.png"))
+    page.screenshot(path=str(SHOTS / "screenshot-review.png"))
     page.locator("#review-graph rect[data-ply='2']").click()
     expect(page.locator("#moves .mv.current")).to_have_attribute("data-ply", "2")
     expect(page.locator("#review-move .judgement")).to_have_count(0)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_browser import ARGS, CHROMIUM, DOCS, click, playwright_api, state, wait_for_plies
+from test_web_browser import ARGS, CHROMIUM, SHOTS, click, playwright_api, state, wait_for_plies
 from web_server import free_port, request, start_server
 
 expect = playwright_api.expect
@@ -152,7 +152,7 @@ def test_a_reload_keeps_both_clocks(context: Any, server: str) -> None:
     assert abs(shown_white - clock["white"]) < 2.0
     assert shown_black == int(clock["black"])  # whole seconds above ten
     expect(page.locator("#clock-bottom")).to_have_class(re.compile(r"\brunning\b"))
-    page.screenshot(path=str(DOCS / "screenshot-clock.png"))
+    page.screenshot(path=str(SHOTS / "screenshot-clock.png"))
     assert page.errors == []
 
 

@@ -19,7 +19,7 @@ import pytest
 from test_web_browser import (
     ARGS,
     CHROMIUM,
-    DOCS,
+    SHOTS,
     browser,
     click,
     drag,
@@ -108,8 +108,7 @@ def test_phone_fits_the_width_and_plays_by_tapping(phone: Any, variant: str) -> 
     no_sideways_scroll(phone)
     if phone.viewport_size["width"] == 390:
         phone.wait_for_timeout(300)  # let the last piece finish sliding
-        DOCS.mkdir(exist_ok=True)
-        phone.screenshot(path=str(DOCS / f"screenshot-phone-{variant}.png"), full_page=True)
+        phone.screenshot(path=str(SHOTS / f"screenshot-phone-{variant}.png"), full_page=True)
 
 
 def test_illegal_click_and_drag_show_the_coach(desktop: Any) -> None:
@@ -151,5 +150,4 @@ def test_illegal_click_and_drag_show_the_coach(desktop: Any) -> None:
     )
     assert inside
     page.wait_for_timeout(200)
-    DOCS.mkdir(exist_ok=True)
-    page.screenshot(path=str(DOCS / "screenshot-coach.png"))
+    page.screenshot(path=str(SHOTS / "screenshot-coach.png"))
