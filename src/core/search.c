@@ -29,21 +29,22 @@ typedef struct {
     ContHist *cont;  /* the continuation history of that move (NULL: none, or switched off) */
     int eval;
     int in_check;    /* set by the parent, which has looked already; -1 = not known */
+    Move excluded;   /* a singular-extension search of this node leaves this move out */
 } Ply;
 
 /* Search tunables, settable at run time for testing changes by self-play (names below). */
 enum {
     SP_RFP_DEPTH, SP_RFP_MARGIN, SP_FUT_DEPTH, SP_FUT_BASE, SP_FUT_MARGIN, SP_LMP_DEPTH,
     SP_NULL_BASE, SP_LMR_BASE, SP_LMR_DIV, SP_HIST_DIV, SP_SEE_MARGIN, SP_DELTA,
-    SP_CONT_HIST, SP_COUNT
+    SP_CONT_HIST, SP_SE_DEPTH, SP_SE_MARGIN, SP_COUNT
 };
 static const char *const SP_NAMES[SP_COUNT] = {
     "rfp_depth", "rfp_margin", "fut_depth", "fut_base", "fut_margin", "lmp_depth",
     "null_base", "lmr_base", "lmr_div", "hist_div", "see_margin", "qs_delta",
-    "cont_hist",
+    "cont_hist", "se_depth", "se_margin",
 };
 static const int SP_DEFAULTS[SP_COUNT] = { 6, 90, 6, 100, 90, 5, 3, 75, 225, 6000, 100, 200,
-                                           1 };
+                                           1, 6, 3 };
 
 struct Search {
     TT tt;
@@ -55,6 +56,7 @@ struct Search {
     int pv_len[MAX_PLY + 1];
     RootMove root[MAX_MOVES];
     int nroot;
+    int root_depth;          /* of the running iteration */
     unsigned char lmr[64][64];
 
     Position pos;            /* the private copy being searched */
@@ -292,26 +294,28 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
     if (in_check)
         depth++;
 
+    Ply *p = &s->stack[ply];
+    Move excluded = p->excluded;
     TTEntry e;
     Move tt_move = 0;
-    int tt_eval = TT_NO_EVAL;
-    if (tt_probe(&s->tt, pos->key, &e)) {
+    int tt_eval = TT_NO_EVAL, tt_hit = tt_probe(&s->tt, pos->key, &e);
+    if (tt_hit) {
         tt_move = e.move;
         tt_eval = e.eval;
         int sc = score_from_tt(e.score, ply), b = e.bound & 3;
-        if (!pv_node && e.depth >= depth &&
+        if (!pv_node && !excluded && e.depth >= depth &&
             ((b == BOUND_EXACT) || (b == BOUND_LOWER && sc >= beta) ||
              (b == BOUND_UPPER && sc <= alpha)))
             return sc;
     }
 
-    Ply *p = &s->stack[ply];
     int eval = in_check ? -SCORE_INF
                         : tt_eval != TT_NO_EVAL ? tt_eval : eval_evaluate(pos, &s->params);
     p->eval = eval;
     int improving = !in_check && ply >= 2 && eval > s->stack[ply - 2].eval;
 
-    if (!pv_node && !in_check && beta < SCORE_MATE_BOUND && beta > -SCORE_MATE_BOUND) {
+    if (!pv_node && !in_check && !excluded && beta < SCORE_MATE_BOUND &&
+        beta > -SCORE_MATE_BOUND) {
         /* Reverse futility: far above beta with little depth left, a cut-off is near sure. */
         if (depth <= s->sp[SP_RFP_DEPTH] && eval - s->sp[SP_RFP_MARGIN] * (depth - improving) >= beta)
             return eval;
@@ -333,8 +337,31 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
         }
     }
     /* Without a hash move this node was not searched before: a shallower look is cheaper. */
-    if (!tt_move && depth >= 4)
+    if (!tt_move && depth >= 4 && !excluded)
         depth--;
+
+    /* Singular extension: when every move but the hash move fails well below its stored
+     * score, the hash move is forced and gets a ply more. If even without it the node
+     * beats beta, several moves do (multi-cut) and it is cut off. */
+    int singular = 0;
+    if (s->sp[SP_SE_DEPTH] && depth >= s->sp[SP_SE_DEPTH] && tt_hit && tt_move && !excluded &&
+        ply > 0 && ply < 2 * s->root_depth && e.depth >= depth - 3 &&
+        (e.bound & 3) != BOUND_UPPER) {
+        int tt_score = score_from_tt(e.score, ply);
+        if (tt_score < SCORE_MATE_BOUND && tt_score > -SCORE_MATE_BOUND) {
+            int sbeta = tt_score - s->sp[SP_SE_MARGIN] * depth;
+            p->excluded = tt_move;
+            int v = search(s, sbeta - 1, sbeta, (depth - 1) / 2, ply, 0);
+            p->excluded = 0;
+            s->pv_len[ply] = 0;
+            if (s->stopped)
+                return 0;
+            if (v < sbeta)
+                singular = 1;
+            else if (sbeta >= beta)
+                return sbeta;
+        }
+    }
 
     gen_legal(pos, &p->list);
     if (p->list.n == 0)
@@ -351,6 +378,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
     Move best_move = 0, tried[64];
     for (int i = 0; i < p->list.n; i++) {
         Move m = order_pick(&p->list, p->scores, i);
+        if (m == excluded)
+            continue;
         int tactical = order_is_tactical(pos, m);
         int sc_order = p->scores[i];
         /* Near the leaves, moves that look hopeless are skipped unless they give check:
@@ -376,7 +405,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
         }
         tt_prefetch(&s->tt, pos->key);
         s->stack[ply + 1].in_check = gives_check;
-        int new_depth = depth - 1, score;
+        int new_depth = depth - 1 + (singular && m == tt_move), score;
         if (searched == 0) {
             score = -search(s, -beta, -alpha, new_depth, ply + 1, 1);
         } else {
@@ -427,6 +456,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
         if (!tactical && ntried < 64)
             tried[ntried++] = m;
     }
+    if (excluded)
+        return best == -SCORE_INF ? alpha : best; /* no other move: the hash move is forced */
     int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(&s->tt, pos->key, best_move, score_to_tt(best, ply),
              in_check ? TT_NO_EVAL : eval, depth, bound);
@@ -564,6 +595,7 @@ static void iterate(Search *s, SearchResult *out)
         lines = s->nroot;
     for (int depth = 1; depth <= max_depth; depth++) {
         s->seldepth = 0;
+        s->root_depth = depth;
         for (int line = 0; line < lines && !s->stopped; line++) {
             int prev = s->root[line].prev_score, delta = 25;
             int alpha = -SCORE_INF, beta = SCORE_INF;
