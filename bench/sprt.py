@@ -4,7 +4,8 @@ The way OpenBench and fishtest prove a search change: both sides are the same bi
 some parameters changed (``name=value,...``, evaluation weights or search tunables such as
 a new feature's on/off switch), B with others (the defaults unless ``--b`` is given). Every
 move is searched to a fixed number of nodes, so results do not depend on the machine's load.
-Openings: each line of ``bench/openings.txt`` (chess) or the Royal start position, extended
+Openings: each built-in balanced chess opening (``royalchess.runner.openings``, through
+``bench/match.py``) or the Royal start position, extended
 by a few plies picked at random among the moves a short search scores within 40 centipawns of
 the best (seeded, so every run plays the same openings); each is played twice, colours
 swapped. The run stops when the log-likelihood ratio of elo1 against elo0 crosses a bound
@@ -161,8 +162,10 @@ def main(argv: list[str] | None = None) -> int:
     upper = math.log((1 - args.beta) / args.alpha)
     pairs = (args.games + 1) // 2
     openings = make_openings(args.variant, pairs, args.seed)
-    jobs = [(args.a, args.b, args.variant, openings[i % len(openings)], args.nodes)
-            for i in range(pairs)]
+    jobs = [
+        (args.a, args.b, args.variant, openings[i % len(openings)], args.nodes)
+        for i in range(pairs)
+    ]
     wins = draws = losses = 0
     verdict = "no decision"
     start = time.time()

@@ -332,6 +332,23 @@ def test_parameters_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
     assert engine._search.params()["rfp_margin"] == 120
 
 
+def test_search_feature_switches() -> None:
+    """Each search step of issue 10 is a tunable that turns it off for A/B self-play."""
+    fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    search = _core.Search(4)
+    params = search.params()
+    assert (params["cont_hist"], params["se_depth"], params["se_margin"]) == (1, 6, 3)
+    on = search.go(fen, 0, depth=8)["nodes"]
+    for name in ("cont_hist", "se_depth"):
+        search.set_param(name, 0)
+        search.clear()
+        off = search.go(fen, 0, depth=8)["nodes"]
+        search.set_param(name, params[name])
+        search.clear()
+        assert off != on, name
+        assert search.go(fen, 0, depth=8)["nodes"] == on
+
+
 def test_bench_signature_is_deterministic() -> None:
     assert bench_run(4).nodes == bench_run(4).nodes
 
