@@ -140,7 +140,8 @@ def test_incremental_accumulator_equals_refresh(variant: str) -> None:
     rng = random.Random(11)
     starts = [get_variant(variant).start_fen]
     if variant == "royal":
-        starts += royal_positions.THEME_FENS  # castling with Guard pre-moves, Rook jumps...
+        # castling with Guard pre-moves, Rook jumps, promotions with and without powers...
+        starts += royal_positions.THEME_FENS[1:] if not FAST else royal_positions.THEME_FENS[1::2]
     else:
         starts += [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -151,9 +152,9 @@ def test_incremental_accumulator_equals_refresh(variant: str) -> None:
     total = 0
     for fen in starts:
         for _ in range(games):
-            moves = random_game(fen, core_id, 30 if FAST else 60, rng)
+            moves = random_game(fen, core_id, 16 if FAST else 60, rng)
             total += net.check_incremental(fen, moves)
-    assert total > 5000
+    assert total > (2000 if FAST else 20000)
 
 
 def test_search_uses_the_net_and_can_go_back_to_classic() -> None:
