@@ -310,8 +310,9 @@ class Engine:
                 if path is not None:
                     nets[name] = load_net(path, name)
             if not nets:
-                raise NetFileError("no net to evaluate with: give eval_file (this package "
-                                   "bundles none)")
+                raise NetFileError(
+                    "no net to evaluate with: give eval_file (this package bundles none)"
+                )
         with self._lock:
             for name, variant in VARIANTS.items():
                 self._search.set_net(variant.core_id, nets.get(name))
@@ -320,8 +321,10 @@ class Engine:
 
     def _check_evaluation(self, board: Board) -> None:
         if self._evaluation == "nnue" and board.variant_info.name not in self._nets:
-            raise NetFileError(f"no net for {board.variant_info.title}: give an eval_file "
-                               "for it, or use evaluation='classic'")
+            raise NetFileError(
+                f"no net for {board.variant_info.title}: give an eval_file "
+                "for it, or use evaluation='classic'"
+            )
 
     def new_game(self) -> None:
         """Forget what earlier searches learnt (hash table, move-ordering history)."""

@@ -29,8 +29,12 @@ CHESS_START = get_variant("chess").start_fen
 ROYAL_START = get_variant("royal").start_fen
 
 
-def random_weights(variant: str, hidden: int = 32, seed: int = 1, activation: str = "screlu",
-                   ) -> NetWeights:
+def random_weights(
+    variant: str,
+    hidden: int = 32,
+    seed: int = 1,
+    activation: str = "screlu",
+) -> NetWeights:
     rng = random.Random(seed)
     inputs = feature_count(variant)
     return NetWeights(

@@ -71,8 +71,7 @@ def test_uci_options(royal_net: Path) -> None:
         session.send(f"setoption name EvalFile value {royal_net}")
         session.send("setoption name UseNNUE value true")
         assert session.server._engine.evaluation == "nnue"
-        session.send("setoption name UCI_Variant value royal", "position startpos",
-                     "go nodes 2000")
+        session.send("setoption name UCI_Variant value royal", "position startpos", "go nodes 2000")
         assert Board(variant="royal").parse_uci(session.wait_for("bestmove").split()[1])
         session.send("setoption name UseNNUE value false")
         assert session.server._engine.evaluation == "classic"
@@ -94,12 +93,18 @@ def test_datagen_plays_with_a_net(tmp_path: Path, royal_net: Path) -> None:
     from royalchess.runner.datagen import DatagenUnit, play_datagen_game, run_datagen
 
     classic = play_datagen_game(DatagenUnit(0, "royal", 1, 300, random_plies=4))
-    nnue = play_datagen_game(DatagenUnit(0, "royal", 1, 300, random_plies=4,
-                                         eval_file=str(royal_net)))
+    nnue = play_datagen_game(
+        DatagenUnit(0, "royal", 1, 300, random_plies=4, eval_file=str(royal_net))
+    )
     assert classic.positions[0][0] == nnue.positions[0][0]  # same opening
     assert [p[1] for p in classic.positions] != [p[1] for p in nnue.positions]
     with pytest.raises(NetFileError, match="not for Royal Chess"):
         chess_net = tmp_path / "chess.nnue"
         write_net(chess_net, random_weights("chess", hidden=16))
-        run_datagen(str(tmp_path / "d.bin"), None, positions=10, variant="royal",  # type: ignore[arg-type]
-                    eval_file=str(chess_net))
+        run_datagen(
+            str(tmp_path / "d.bin"),
+            None,
+            positions=10,
+            variant="royal",  # type: ignore[arg-type]
+            eval_file=str(chess_net),
+        )

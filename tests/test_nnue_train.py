@@ -40,8 +40,11 @@ def make_datagen_file(path: Path, variant: str, games: int, seed: int) -> None:
             pos.push(rng.choice(moves))
             fen = pos.fen()
             positions.append((fen, search.evaluate(fen, core_id), ply + 1))
-        blocks.append(encode_game(GameData(gid, variant, rng.choice((-1, 0, 1)),
-                                           tuple(positions), len(positions))))
+        blocks.append(
+            encode_game(
+                GameData(gid, variant, rng.choice((-1, 0, 1)), tuple(positions), len(positions))
+            )
+        )
     path.write_bytes(b"".join(blocks))
 
 
@@ -77,7 +80,11 @@ def test_command_line(tmp_path: Path) -> None:
     path = tmp_path / "royal.bin"
     make_datagen_file(path, "royal", games=2, seed=9)
     out = tmp_path / "royal.nnue"
-    assert train_main([str(path), "-o", str(out), "--hidden", "16", "--epochs", "2",
-                       "--device", "cpu"]) == 0
+    assert (
+        train_main(
+            [str(path), "-o", str(out), "--hidden", "16", "--epochs", "2", "--device", "cpu"]
+        )
+        == 0
+    )
     net = load_net(out, "royal")
     assert (net.inputs, net.hidden) == (1600, 16)

@@ -1,8 +1,8 @@
 """python -m train: train an NNUE on datagen files and export it for the engine.
 
-    python -m train DATA.bin [DATA2.bin ...] -o royal.nnue [--variant royal] [--hidden 128]
-        [--epochs 10] [--batch 4096] [--lr 1e-3] [--wdl 0.3] [--seed 1] [--device cpu]
-        [--validation 0.1]
+python -m train DATA.bin [DATA2.bin ...] -o royal.nnue [--variant royal] [--hidden 128]
+    [--epochs 10] [--batch 4096] [--lr 1e-3] [--wdl 0.3] [--seed 1] [--device cpu]
+    [--validation 0.1]
 """
 
 from __future__ import annotations
@@ -22,8 +22,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-o", "--output", required=True, help="the net file to write")
     ap.add_argument("--variant", choices=["chess", "royal"], help="default: the data's")
     ap.add_argument("--limit", type=int, help="use at most this many positions")
-    ap.add_argument("--validation", type=float, default=0.1,
-                    help="share of the positions held out to report a validation loss (0.1)")
+    ap.add_argument(
+        "--validation",
+        type=float,
+        default=0.1,
+        help="share of the positions held out to report a validation loss (0.1)",
+    )
     cfg = Config()
     for name in ("hidden", "epochs", "batch"):
         ap.add_argument(f"--{name}", type=int, default=getattr(cfg, name))
@@ -33,19 +37,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--activation", choices=["screlu", "crelu"], default=cfg.activation)
     ap.add_argument("--device", help="cpu, cuda, ... (default: a GPU when present)")
     args = ap.parse_args(argv)
-    cfg = Config(hidden=args.hidden, activation=args.activation, epochs=args.epochs,
-                 batch=args.batch, lr=args.lr, wdl=args.wdl, k=args.k, seed=args.seed,
-                 device=args.device)
+    cfg = Config(
+        hidden=args.hidden,
+        activation=args.activation,
+        epochs=args.epochs,
+        batch=args.batch,
+        lr=args.lr,
+        wdl=args.wdl,
+        k=args.k,
+        seed=args.seed,
+        device=args.device,
+    )
     start = time.monotonic()
     data, held = split(load(args.data, args.variant, args.limit), args.validation, args.seed)
-    print(f"{len(data)} {data.variant} positions read in {time.monotonic() - start:.0f} s; "
-          f"training on {pick_device(cfg.device)}", file=sys.stderr)
+    print(
+        f"{len(data)} {data.variant} positions read in {time.monotonic() - start:.0f} s; "
+        f"training on {pick_device(cfg.device)}",
+        file=sys.stderr,
+    )
     start = time.monotonic()
 
     def progress(epoch: int, loss: float, validation: float | None) -> None:
         shown = f", validation {validation:.6f}" if validation is not None else ""
-        print(f"epoch {epoch}: loss {loss:.6f}{shown} ({time.monotonic() - start:.0f} s)",
-              file=sys.stderr)
+        print(
+            f"epoch {epoch}: loss {loss:.6f}{shown} ({time.monotonic() - start:.0f} s)",
+            file=sys.stderr,
+        )
 
     model, losses = train(data, cfg, progress, held if len(held) else None)
     write_net(args.output, model.export())

@@ -25,17 +25,18 @@ class Dataset:
     """Positions as padded feature indices (padding = the input count) and targets."""
 
     variant: str
-    stm: torch.Tensor      # [n, width] int64
-    nstm: torch.Tensor     # [n, width] int64
-    score: torch.Tensor    # [n] float, centipawns for the side to move, clipped
-    result: torch.Tensor   # [n] float, 1 win, 0.5 draw, 0 loss for the side to move
+    stm: torch.Tensor  # [n, width] int64
+    nstm: torch.Tensor  # [n, width] int64
+    score: torch.Tensor  # [n] float, centipawns for the side to move, clipped
+    result: torch.Tensor  # [n] float, 1 win, 0.5 draw, 0 loss for the side to move
 
     def __len__(self) -> int:
         return int(self.score.shape[0])
 
 
-def load(paths: Iterable[str | os.PathLike[str]], variant: str | None = None,
-         limit: int | None = None) -> Dataset:
+def load(
+    paths: Iterable[str | os.PathLike[str]], variant: str | None = None, limit: int | None = None
+) -> Dataset:
     """Every position of the datagen files (of one game; *variant* picks it when mixed)."""
     stm: list[list[int]] = []
     nstm: list[list[int]] = []
@@ -59,8 +60,13 @@ def load(paths: Iterable[str | os.PathLike[str]], variant: str | None = None,
     return from_features(variant, stm, nstm, scores, results)
 
 
-def from_features(variant: str, stm: list[list[int]], nstm: list[list[int]],
-                  scores: list[float], results: list[float]) -> Dataset:
+def from_features(
+    variant: str,
+    stm: list[list[int]],
+    nstm: list[list[int]],
+    scores: list[float],
+    results: list[float],
+) -> Dataset:
     """A dataset from feature lists (padded here) and targets."""
     pad = int(_core.nnue_inputs(get_variant(variant).core_id))
     width = max(len(f) for f in stm + nstm)
@@ -68,8 +74,7 @@ def from_features(variant: str, stm: list[list[int]], nstm: list[list[int]],
     def padded(rows: list[list[int]]) -> torch.Tensor:
         return torch.tensor([r + [pad] * (width - len(r)) for r in rows], dtype=torch.int64)
 
-    return Dataset(variant, padded(stm), padded(nstm), torch.tensor(scores),
-                   torch.tensor(results))
+    return Dataset(variant, padded(stm), padded(nstm), torch.tensor(scores), torch.tensor(results))
 
 
 def split(data: Dataset, share: float, seed: int) -> tuple[Dataset, Dataset]:
@@ -78,7 +83,8 @@ def split(data: Dataset, share: float, seed: int) -> tuple[Dataset, Dataset]:
     cut = len(data) - int(len(data) * share)
 
     def take(idx: torch.Tensor) -> Dataset:
-        return Dataset(data.variant, data.stm[idx], data.nstm[idx], data.score[idx],
-                       data.result[idx])
+        return Dataset(
+            data.variant, data.stm[idx], data.nstm[idx], data.score[idx], data.result[idx]
+        )
 
     return take(order[:cut]), take(order[cut:])

@@ -40,8 +40,14 @@ def seed_all(seed: int) -> None:
     torch.use_deterministic_algorithms(True, warn_only=True)
 
 
-def loss_fn(model: Nnue, stm: torch.Tensor, nstm: torch.Tensor, score: torch.Tensor,
-            result: torch.Tensor, cfg: Config) -> torch.Tensor:
+def loss_fn(
+    model: Nnue,
+    stm: torch.Tensor,
+    nstm: torch.Tensor,
+    score: torch.Tensor,
+    result: torch.Tensor,
+    cfg: Config,
+) -> torch.Tensor:
     """Mean squared error between expected results: the net's and the blended target's."""
     pred = torch.sigmoid(model(stm, nstm) * SCALE / cfg.k)
     target = (1 - cfg.wdl) * torch.sigmoid(score / cfg.k) + cfg.wdl * result
@@ -55,15 +61,28 @@ def evaluate_loss(model: Nnue, data: Dataset, cfg: Config, device: torch.device)
         for i in range(0, len(data), cfg.batch):
             sl = slice(i, i + cfg.batch)
             n = data.score[sl].shape[0]
-            total += float(loss_fn(model, data.stm[sl].to(device), data.nstm[sl].to(device),
-                                   data.score[sl].to(device), data.result[sl].to(device),
-                                   cfg)) * n
+            total += (
+                float(
+                    loss_fn(
+                        model,
+                        data.stm[sl].to(device),
+                        data.nstm[sl].to(device),
+                        data.score[sl].to(device),
+                        data.result[sl].to(device),
+                        cfg,
+                    )
+                )
+                * n
+            )
     return total / len(data)
 
 
-def train(data: Dataset, cfg: Config,
-          progress: Callable[[int, float, float | None], None] | None = None,
-          validation: Dataset | None = None) -> tuple[Nnue, list[float]]:
+def train(
+    data: Dataset,
+    cfg: Config,
+    progress: Callable[[int, float, float | None], None] | None = None,
+    validation: Dataset | None = None,
+) -> tuple[Nnue, list[float]]:
     """A model trained on *data*; also the loss on the data after each epoch (the first
     entry: before training). *progress* gets the epoch, its loss and the validation loss."""
     seed_all(cfg.seed)
@@ -79,8 +98,14 @@ def train(data: Dataset, cfg: Config,
         for i in range(0, len(data), cfg.batch):
             idx = order[i : i + cfg.batch]
             opt.zero_grad()
-            loss = loss_fn(model, data.stm[idx].to(device), data.nstm[idx].to(device),
-                           data.score[idx].to(device), data.result[idx].to(device), cfg)
+            loss = loss_fn(
+                model,
+                data.stm[idx].to(device),
+                data.nstm[idx].to(device),
+                data.score[idx].to(device),
+                data.result[idx].to(device),
+                cfg,
+            )
             loss.backward()
             opt.step()
             model.clip_()
