@@ -201,6 +201,6 @@ def test_a_game_that_does_not_replay_is_left_out_and_reported(
     store.close()
     assert cli.main(["games", "--db", str(db), "--export", str(out_file)]) == 1
     out, err = capsys.readouterr()
-    assert out.strip() == f"Exported 1 games from {db} to {out_file}."
+    assert out.strip() == f"Exported 1 game from {db} to {out_file}."
     assert err.startswith("game #2 left out: it does not replay: illegal move 'e2e4'")
     assert out_file.read_text(encoding="utf-8").count("[Event ") == 1

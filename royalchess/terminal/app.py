@@ -162,7 +162,7 @@ def export_games(db: str | None, path: str, *, unfinished: bool = False) -> int:
     try:
         if path == "-":
             count = archive.export_games(store, sys.stdout, status=status, on_error=report)
-            print(f"Exported {count} games.", file=sys.stderr)
+            print(f"Exported {_games(count)}.", file=sys.stderr)
             return 1 if damaged else 0
         target = Path(path)
         # write beside the target and rename: a failure never leaves half a file in its place
@@ -176,8 +176,12 @@ def export_games(db: str | None, path: str, *, unfinished: bool = False) -> int:
             raise SetupError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:
         store.close()
-    print(f"Exported {count} games from {store.path} to {path}.")
+    print(f"Exported {_games(count)} from {store.path} to {path}.")
     return 1 if damaged else 0
+
+
+def _games(count: int) -> str:
+    return f"{count} game" if count == 1 else f"{count} games"
 
 
 def import_games(db: str | None, path: str) -> int:
@@ -217,7 +221,7 @@ def import_games(db: str | None, path: str) -> int:
         raw.close()
         store.close()
     skipped = len(report.skipped)
-    summary = f"Imported {report.imported} games into {store.path}"
+    summary = f"Imported {_games(report.imported)} into {store.path}"
     print(summary + (f"; {skipped} skipped (listed above)." if skipped else "."))
     return 1 if skipped else 0
 
