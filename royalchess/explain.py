@@ -38,7 +38,7 @@ from royalchess.move import (
     Move,
     Piece,
 )
-from royalchess.notation.san import _CASTLE_RE, _MOVE_RE, _TYPE_OF_LETTER
+from royalchess.notation.san import CASTLE_RE, MOVE_RE, TYPE_OF_LETTER
 from royalchess.notation.squares import FILE_NAMES
 
 __all__ = ["explain_illegal", "explain_move", "explain_squares", "read_move"]
@@ -188,8 +188,8 @@ def _join(words: list[str], last: str = "and") -> str:
 
 def _explain_san(board: Board, text: str) -> str:
     """A well-formed SAN move that no legal move matches."""
-    castle = _CASTLE_RE.fullmatch(text)
-    if _MOVE_RE.fullmatch(text) is None and castle is not None:
+    castle = CASTLE_RE.fullmatch(text)
+    if MOVE_RE.fullmatch(text) is None and castle is not None:
         gletter, gfile, grank, _, gtarget, side, target = castle.groups()
         king_to = _square_of(board, target) if target else None
         guard = None
@@ -199,15 +199,15 @@ def _explain_san(board: Board, text: str) -> str:
                 return found
             guard = (found, _square_of(board, gtarget))
         return _explain_castling(board, side.count("-") == 1, king_to, guard)
-    match = _MOVE_RE.fullmatch(text)
+    match = MOVE_RE.fullmatch(text)
     if match is None:  # parse_san accepted no other shapes
         return f"'{text}' is not a legal move here."
     letter, dfile, drank, target, pletter, dash = match.groups()
     to = _square_of(board, target)
-    ptype = _TYPE_OF_LETTER[letter] if letter else PAWN
+    ptype = TYPE_OF_LETTER[letter] if letter else PAWN
     if ptype in GUARDS and board.variant == "chess":
         return f"Chess has no {_NAMES[ptype]}: it is a Royal Chess piece."
-    promotion = _TYPE_OF_LETTER.get(pletter.upper()) if pletter else None
+    promotion = TYPE_OF_LETTER.get(pletter.upper()) if pletter else None
     color = board.turn
     mine = [
         sq
@@ -557,7 +557,7 @@ def _castling_guard(
     king_sq, rook_k, rook_q = _home(board)
     rook = rook_k if kingside else rook_q
     step = 1 if rook > king_sq else -1
-    ptype = _TYPE_OF_LETTER.get(letter)
+    ptype = TYPE_OF_LETTER.get(letter)
     for sq in range(king_sq + step, rook, step):
         p = board.piece_at(sq)
         if p is None or p.color != board.turn or p.piece_type != ptype:

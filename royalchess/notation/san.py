@@ -37,16 +37,17 @@ from royalchess.notation.squares import FILE_NAMES, parse_square, square_names
 if TYPE_CHECKING:
     from royalchess._core import Position
 
-__all__ = ["parse_san", "write_san"]
+__all__ = ["CASTLE_RE", "MOVE_RE", "TYPE_OF_LETTER", "parse_san", "write_san"]
 
 _LETTERS = ("", "P", "N", "B", "R", "Q", "K", "G", "W")
-_TYPE_OF_LETTER = {"N": 2, "B": 3, "R": 4, "Q": 5, "K": 6, "G": 7, "W": 8}
+# The SAN grammar: also read by royalchess.explain to say what a rejected move meant.
+TYPE_OF_LETTER = {"N": 2, "B": 3, "R": 4, "Q": 5, "K": 6, "G": 7, "W": 8}
 _KING_AND_ROOK = 0x3FFF | 0x7F << 20  # king from/to and rook-from bits of a move code
 
-_MOVE_RE = re.compile(
+MOVE_RE = re.compile(
     r"([NBRQKGW])?([a-wyz])?([0-9])?[-x]?([a-wyz][0-9]+)(?:=?([A-Za-z])(-)?)?[+#]?"
 )
-_CASTLE_RE = re.compile(
+CASTLE_RE = re.compile(
     r"(?:([A-Z])([a-wyz])?([0-9])?(x)?([a-wyz][0-9]+)_)?([O0]-[O0](?:-[O0])?)(?::([a-wyz][0-9]+))?"
     r"[+#]?"
 )
@@ -217,7 +218,7 @@ def _parse_castling(
     king_to = _square(text, target, files) if target is not None else -1
     guard_to = guard_type = -1
     if gletter is not None and gtarget is not None:
-        guard_type = _TYPE_OF_LETTER.get(gletter, -1)
+        guard_type = TYPE_OF_LETTER.get(gletter, -1)
         if guard_type not in (7, 8):
             raise InvalidMoveError(
                 f"invalid SAN {text!r}: only a Guard (G or W) may move first in castling"
@@ -268,14 +269,14 @@ def parse_san(
     from_file = from_rank = -1
     to = index.get(body, -1)  # fast path: a pawn push such as 'e4'
     if to < 0:
-        if len(body) == 3 and body[0] in _TYPE_OF_LETTER:  # fast path: 'Nf3'
+        if len(body) == 3 and body[0] in TYPE_OF_LETTER:  # fast path: 'Nf3'
             to = index.get(body[1:], -1)
         if to >= 0:
             letter = body[0]
         else:
-            match = _MOVE_RE.fullmatch(text)
+            match = MOVE_RE.fullmatch(text)
             if match is None:
-                castle = _CASTLE_RE.fullmatch(text)
+                castle = CASTLE_RE.fullmatch(text)
                 if castle is not None:
                     return _parse_castling(pos, text, castle, files, codes, cells)
                 if text in ("--", "Z0", "0000", "@@@@"):
@@ -290,7 +291,7 @@ def parse_san(
     tk = to << 7
     pbits = 0  # promotion bits (14-18) of the move
     if pletter is not None:
-        promotion = _TYPE_OF_LETTER.get(pletter.upper(), 0)
+        promotion = TYPE_OF_LETTER.get(pletter.upper(), 0)
         if not promotion or promotion == KING:
             raise InvalidMoveError(f"invalid SAN {text!r}: cannot promote to {pletter!r}")
         if dash is not None and promotion not in (7, 8):
@@ -302,7 +303,7 @@ def parse_san(
     # the target's file); the legal move list decides, as python-chess does with its masks.
     color = 16 if pos.turn() else 0
     if letter is not None:
-        froms = _squares_holding(cells, _TYPE_OF_LETTER[letter] | color)
+        froms = _squares_holding(cells, TYPE_OF_LETTER[letter] | color)
     elif dfile is not None and drank is not None:
         froms = [from_rank * files + from_file]
     else:
