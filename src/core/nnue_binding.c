@@ -10,6 +10,7 @@
 #include "movegen.h"
 #include "nnue_binding.h"
 #include "position.h"
+#include "search_binding.h"
 
 typedef struct {
     PyObject_HEAD
@@ -17,52 +18,6 @@ typedef struct {
 } PyNet;
 
 static PyTypeObject NetType;
-
-/* Fills pos from a FEN and move codes played from it. Returns 0 with an exception set. */
-static int make_position(Position *pos, const char *fen, int variant, PyObject *moves)
-{
-    char err[256];
-    if (variant != VARIANT_CHESS && variant != VARIANT_ROYAL) {
-        PyErr_Format(PyExc_ValueError, "unknown variant %d", variant);
-        return 0;
-    }
-    if (!fen_parse(pos, fen, variant, err, sizeof err)) {
-        pos_free(pos);
-        PyErr_SetString(PyExc_ValueError, err);
-        return 0;
-    }
-    if (!moves || moves == Py_None)
-        return 1;
-    PyObject *seq = PySequence_Fast(moves, "moves must be a sequence of move codes");
-    if (!seq) {
-        pos_free(pos);
-        return 0;
-    }
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (!pos_reserve(pos, (int)n + 8)) {
-        Py_DECREF(seq);
-        pos_free(pos);
-        PyErr_NoMemory();
-        return 0;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        unsigned long long code = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
-        Move m = 0;
-        if (!(code == (unsigned long long)-1 && PyErr_Occurred()))
-            m = codec_find_legal(pos, code);
-        if (!m) {
-            if (!PyErr_Occurred())
-                PyErr_Format(PyExc_ValueError, "move %zd (code %llu) is not legal there", i,
-                             code);
-            Py_DECREF(seq);
-            pos_free(pos);
-            return 0;
-        }
-        pos_make(pos, m);
-    }
-    Py_DECREF(seq);
-    return 1;
-}
 
 const NnueNet *nnue_binding_net(PyObject *obj)
 {
@@ -120,7 +75,7 @@ static PyObject *Net_evaluate(PyNet *self, PyObject *args, PyObject *kwds)
     if (!ready(self) || !PyArg_ParseTupleAndKeywords(args, kwds, "s|O", kwlist, &fen, &moves))
         return NULL;
     Position pos;
-    if (!make_position(&pos, fen, self->net->variant, moves))
+    if (!build_position(&pos, fen, self->net->variant, moves))
         return NULL;
     int16_t acc[2 * NNUE_MAX_HIDDEN];
     nnue_refresh(self->net, &pos, acc);
@@ -135,7 +90,7 @@ static PyObject *Net_accumulator(PyNet *self, PyObject *args)
     if (!ready(self) || !PyArg_ParseTuple(args, "s", &fen))
         return NULL;
     Position pos;
-    if (!make_position(&pos, fen, self->net->variant, NULL))
+    if (!build_position(&pos, fen, self->net->variant, NULL))
         return NULL;
     int16_t acc[2 * NNUE_MAX_HIDDEN];
     nnue_refresh(self->net, &pos, acc);
@@ -180,7 +135,7 @@ static PyObject *Net_check_incremental(PyNet *self, PyObject *args)
     if (!ready(self) || !PyArg_ParseTuple(args, "sO", &fen, &moves))
         return NULL;
     Position pos;
-    if (!make_position(&pos, fen, self->net->variant, NULL))
+    if (!build_position(&pos, fen, self->net->variant, NULL))
         return NULL;
     PyObject *seq = PySequence_Fast(moves, "moves must be a sequence of move codes");
     NnueState *st = seq ? nnue_state_new(self->net) : NULL;
@@ -293,7 +248,7 @@ static PyObject *nnue_features(PyObject *Py_UNUSED(module), PyObject *args)
     if (!PyArg_ParseTuple(args, "si", &fen, &variant))
         return NULL;
     Position pos;
-    if (!make_position(&pos, fen, variant, NULL))
+    if (!build_position(&pos, fen, variant, NULL))
         return NULL;
     int feats[2][64], n[2];
     for (int p = 0; p < 2; p++)

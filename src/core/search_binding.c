@@ -25,8 +25,7 @@ typedef struct {
 
 /* ---- positions ---------------------------------------------------------------------------- */
 
-/* Fills pos from a FEN and the move codes played from it. Returns 0 with an exception set. */
-static int build_position(Position *pos, const char *fen, int variant, PyObject *moves)
+int build_position(Position *pos, const char *fen, int variant, PyObject *moves)
 {
     char err[256];
     if (variant != VARIANT_CHESS && variant != VARIANT_ROYAL) {
