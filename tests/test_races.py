@@ -14,7 +14,6 @@ until the test releases it or the app stops it.
 
 from __future__ import annotations
 
-import contextlib
 import http.client
 import json
 import sqlite3
@@ -23,14 +22,12 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pexpect
-import uvicorn
-from web_server import free_port, local_client, start_server
+from web_server import free_port, local_client, serve_in_thread, start_server
 
 from royalchess.board import Board
 from royalchess.web import create_app
@@ -231,28 +228,10 @@ def test_a_late_change_from_a_stale_ply_is_refused(tmp_path: Path) -> None:
     assert_store_replays(db)
 
 
-@contextlib.contextmanager
-def real_server(app: Any) -> Iterator[int]:
-    """*app* under uvicorn in a thread on a free loopback port; yield the port."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + WAIT
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    try:
-        yield port
-    finally:
-        server.should_exit = True
-        thread.join(WAIT)
-
-
 def test_an_abandoned_request_does_not_keep_its_search_running(tmp_path: Path) -> None:
     db, gate = tmp_path / "games.db", Gate()
     app = gated_app(db, gate)
-    with real_server(app) as port:
+    with serve_in_thread(app, WAIT) as port:
         base = f"http://127.0.0.1:{port}"
         data = json.dumps({"mode": "vs-computer", "color": "black"}).encode()
         req = urllib.request.Request(

@@ -9,11 +9,9 @@ python-chess with the evaluations and the NAGs.
 
 from __future__ import annotations
 
-import contextlib
 import http.client
 import io
 import json
-import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -23,10 +21,9 @@ from urllib.parse import urlencode
 import chess
 import chess.pgn
 import pytest
-import uvicorn
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
-from web_server import free_port, local_client
+from web_server import local_client, serve_in_thread
 
 from royalchess.engine import Limit
 from royalchess.web import create_app
@@ -52,24 +49,6 @@ def app(tmp_path: Path) -> Starlette:
 def client(app: Starlette) -> Iterator[TestClient]:
     with local_client(app) as test_client:
         yield test_client
-
-
-@contextlib.contextmanager
-def real_server(app: Starlette) -> Iterator[int]:
-    """*app* under uvicorn in a thread on a free loopback port; yield the port."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + WAIT
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    try:
-        yield port
-    finally:
-        server.should_exit = True
-        thread.join(WAIT)
 
 
 class Stream:
@@ -175,7 +154,7 @@ def test_moves_tried_in_analysis_never_change_the_game(app: Starlette, client: T
     tried = "e2e4 e7e5 g1f3 b8c6 f1b5"
     view = client.get("/api/position", params={"fen": game["start_fen"], "moves": tried}).json()
     assert [m["san"] for m in view["moves"]][2:] == ["Nf3", "Nc6", "Bb5"]
-    with real_server(app) as port:
+    with serve_in_thread(app, WAIT) as port:
         stream = Stream(port, fen=game["start_fen"], moves=tried, tab="tab-a", lines="1")
         assert stream.next()[0] == "start"
         assert stream.next()[0] == "lines"
@@ -190,7 +169,7 @@ def test_moves_tried_in_analysis_never_change_the_game(app: Starlette, client: T
 def test_the_stream_sends_lines_and_stops_its_search_when_the_client_goes_away(
     app: Starlette,
 ) -> None:
-    with real_server(app) as port:
+    with serve_in_thread(app, WAIT) as port:
         stream = Stream(port, moves="e2e4 e7e5", tab="tab-1", lines="3")
         name, start = stream.next()
         assert name == "start" and start["turn"] == "white" and start["lines"] == 3
@@ -216,7 +195,7 @@ def test_the_stream_sends_lines_and_stops_its_search_when_the_client_goes_away(
 
 
 def test_a_new_stream_of_the_same_tab_stops_the_old_search(app: Starlette) -> None:
-    with real_server(app) as port:
+    with serve_in_thread(app, WAIT) as port:
         old = Stream(port, tab="tab-x", lines="1")
         assert old.next()[0] == "start"
         new = Stream(port, moves="d2d4", tab="tab-x", lines="1")
@@ -252,7 +231,7 @@ def test_a_search_ends_at_its_bound_and_a_finished_game_has_nothing_to_search(
     tmp_path: Path,
 ) -> None:
     app = create_app(str(tmp_path / "games.db"), live={"depth": 3, "interval": 0.0})
-    with real_server(app) as port:
+    with serve_in_thread(app, WAIT) as port:
         stream = Stream(port, tab="t", lines="2")
         events = [stream.next()]
         while events[-1][0] != "done":

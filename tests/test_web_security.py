@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 import uvicorn
 from starlette.testclient import TestClient
-from web_server import LOCAL, free_port, local_client
+from web_server import LOCAL, local_client, serve_in_thread
 
 from royalchess.store import GameStore
 from royalchess.web import create_app, server
@@ -371,21 +371,9 @@ def test_slow_import_is_stopped_at_its_time_bound(db: Path) -> None:
 def real_server(db: Path) -> Iterator[str]:
     """The app under uvicorn in a thread on a free loopback port; yield its base URL. Its
     time bound on imports is generous: the slow import must finish even on a busy machine."""
-    port = free_port()
     app = create_app(str(db), offload=Offload(seconds=120))
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error")
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not instance.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    try:
+    with serve_in_thread(app, 20) as port:
         yield f"http://127.0.0.1:{port}"
-    finally:
-        instance.should_exit = True
-        thread.join(timeout=20)
 
 
 def timed(base: str, method: str, path: str, body: Any = None) -> tuple[float, int, bytes]:

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LOCAL", "free_port", "local_client", "request", "start_server"]
+__all__ = ["LOCAL", "free_port", "local_client", "request", "serve_in_thread", "start_server"]
 
 LOCAL = "http://127.0.0.1:8000"
 """The address the in-process test client names (the app accepts only its own host names)."""
@@ -79,3 +82,24 @@ def start_server(port: int, db: Path, token: str | None = None) -> subprocess.Po
             time.sleep(0.1)
     process.kill()
     raise AssertionError("the server did not start in 20 s")
+
+
+@contextlib.contextmanager
+def serve_in_thread(app: Any, wait: float = 30.0) -> Iterator[int]:
+    """*app* under uvicorn in a thread on a free loopback port; yield the port. *wait* is how
+    long start and shutdown may take before the test fails (never a measure of speed)."""
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + wait
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(wait)
