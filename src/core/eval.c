@@ -1,7 +1,9 @@
-/* Static evaluation for both games. One pass over each side's piece list collects material,
- * piece-square values, mobility and attacks on the enemy King's zone; a second pass over the
- * pawns scores their structure. Tables are indexed by relative rank and by distance from the
- * nearest edge file (capped at 3), so the same tables serve the 8- and the 10-file board. */
+/* Static evaluation for both games. One pass over each side's piece list adds material and
+ * piece-square values (looked up in tables derived from the weights), marks the squares the
+ * pawns attack and sorts the pawns from the pieces; then the pieces' walks score mobility and
+ * attacks on the enemy King's zone, and the pawns their structure. Tables are indexed by
+ * relative rank and by distance from the nearest edge file (capped at 3), so the same tables
+ * serve the 8- and the 10-file board. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,6 +192,7 @@ void eval_default_params(EvalParams *ep)
     memcpy(ep->pst[1], PST_EG, sizeof ep->pst[1]);
     memcpy(ep->pst[0][QGUARD], PST_GUARD, sizeof PST_GUARD);
     memcpy(ep->pst[1][QGUARD], PST_GUARD, sizeof PST_GUARD);
+    eval_params_update(ep);
 }
 
 int *eval_param_at(EvalParams *ep, int i, char *name, size_t len)
@@ -210,14 +213,48 @@ int *eval_param_at(EvalParams *ep, int i, char *name, size_t len)
     return &ep->pst[phase][t][r][e];
 }
 
-int eval_piece_value(const EvalParams *ep, int type)
+static inline int edge_dist(int file, int files)
+{
+    int e = file < files - 1 - file ? file : files - 1 - file;
+    return e > 3 ? 3 : e;
+}
+
+/* Material plus piece-square value of a piece of type t and colour c on sq, phase 0 or 1. */
+static int psq_value(const EvalParams *ep, int phase, int t, int c, int sq, int files)
+{
+    const int *v = ep->v;
+    int rr = geo_rel_rank(sq, c, 8), e = edge_dist(FILE_OF(sq), files);
+    if (t == KING)
+        return ep->pst[phase][KING][rr][e];
+    if (t == QGUARD || t == KGUARD) {
+        int base = t == QGUARD ? EP_QGUARD_MG : EP_KGUARD_MG;
+        return v[base + phase] + ep->pst[phase][QGUARD][rr][e] * v[EP_GUARD_CENTRE] / 100;
+    }
+    return v[EP_PAWN_MG + 2 * (t - PAWN) + phase] + ep->pst[phase][t][rr][e];
+}
+
+void eval_params_update(EvalParams *ep)
 {
     static const int index[NTYPES] = { -1, EP_PAWN_MG, EP_KNIGHT_MG, EP_BISHOP_MG, EP_ROOK_MG,
                                        EP_QUEEN_MG, -1, EP_QGUARD_MG, EP_KGUARD_MG };
-    if (type == KING)
-        return 20000;
-    /* between the middlegame and endgame values: exchanges happen in both */
-    return index[type] < 0 ? 0 : (ep->v[index[type]] + ep->v[index[type] + 1]) / 2;
+    for (int t = 0; t < NTYPES; t++)
+        /* between the middlegame and endgame values: exchanges happen in both */
+        ep->piece_value[t] = t == KING ? 20000
+                             : index[t] < 0 ? 0
+                                            : (ep->v[index[t]] + ep->v[index[t] + 1]) / 2;
+    memset(ep->psq, 0, sizeof ep->psq);
+    for (int variant = 0; variant < 2; variant++) {
+        int files = variant == VARIANT_ROYAL ? 10 : 8;
+        for (int c = 0; c < 2; c++)
+            for (int t = PAWN; t < NTYPES; t++)
+                for (int sq = 0; sq < MB_SIZE; sq++) {
+                    if (!geo_on_board(sq, files, 8))
+                        continue;
+                    EvalPair *e = &ep->psq[variant][c * NTYPES + t][sq];
+                    e->mg = psq_value(ep, 0, t, c, sq, files);
+                    e->eg = psq_value(ep, 1, t, c, sq, files);
+                }
+    }
 }
 
 static const int PHASE_WEIGHT[NTYPES] = { 0, 0, 1, 1, 2, 4, 0, 1, 1 };
@@ -227,6 +264,14 @@ static const int PASSED_RANK[8] = { 0, 0, 4, 8, 16, 32, 56, 0 };
  * of the summed weight that counts with n attackers. */
 static const int ATTACK_WEIGHT[NTYPES] = { 0, 0, 8, 8, 12, 20, 0, 8, 8 };
 static const int ATTACKERS_SHARE[8] = { 0, 0, 50, 75, 88, 94, 97, 99 };
+/* Mobility: the middlegame weight's index by type (the endgame one follows it), and the
+ * number of reachable squares that scores zero. */
+static const int MOB_INDEX[NTYPES] = { 0, 0, EP_MOB_KNIGHT_MG, EP_MOB_BISHOP_MG, EP_MOB_ROOK_MG,
+                                       EP_MOB_QUEEN_MG, 0, EP_MOB_GUARD_MG, EP_MOB_GUARD_MG };
+static const int MOB_TYPICAL[NTYPES] = { 0, 0, 4, 6, 7, 13, 0, 8, 8 };
+
+/* Bits of EvalState.flags, shifted left by the colour they belong to. */
+enum { F_PAWN_ATTACK = 1, F_KING_ZONE = 4 };
 
 typedef struct {
     int mg[2], eg[2];
@@ -234,16 +279,15 @@ typedef struct {
     int nonpawn[2];              /* non-pawn material, middlegame values */
     int bishops[2];
     int attackers[2], attack[2]; /* on colour c's King zone: pieces and summed weight */
+    int npawns[2], npieces[2];
     uint8_t pawns[2][10];        /* per file: bit r set when a pawn of that side is on rank r */
-    uint8_t pawn_att[2][MB_SIZE]; /* squares attacked by colour c's pawns */
-    uint8_t zone[2][MB_SIZE];     /* colour c's King and the squares around it */
+    /* Per square: attacked by colour c's pawns, in colour c's King zone (King and the
+     * squares around it). One map for both, so a mobility walk reads one byte a square. */
+    uint8_t flags[MB_SIZE];
+    /* everything above starts at zero; the lists below are filled as counted */
+    uint8_t pawn_sq[2][32];      /* squares of each side's pawns */
+    uint8_t piece_sq[2][32];     /* and of its pieces other than pawns and the King */
 } EvalState;
-
-static inline int edge_dist(int file, int files)
-{
-    int e = file < files - 1 - file ? file : files - 1 - file;
-    return e > 3 ? 3 : e;
-}
 
 static inline int distance(int a, int b)
 {
@@ -257,75 +301,111 @@ typedef struct {
 } Reach;
 
 /* Walks up to len squares along d from sq; a blocker ends the line (its square counts if it
- * holds an enemy piece, and for the King zone in any case). */
-static void walk(const uint8_t *b, const EvalState *es, int sq, int d, int len, int us,
-                 Reach *r)
+ * holds an enemy piece, and for the King zone in any case). unsafe and zone are the flag bits
+ * of the enemy's pawn attacks and King zone. */
+static inline void walk(const uint8_t *b, const uint8_t *flags, int sq, int d, int len, int us,
+                        int unsafe, int zone, Reach *r)
 {
-    const uint8_t *unsafe = es->pawn_att[!us], *zone = es->zone[!us];
     int s = sq;
     for (int k = 0; k < len; k++) {
         s += d;
         uint8_t p = b[s];
         if (p == OFF)
             return;
-        r->zone_hits += zone[s];
+        int f = flags[s];
+        r->zone_hits += (f & zone) != 0;
         if (p != EMPTY) {
-            if (PCOLOR(p) != us && !unsafe[s])
-                r->mobility++;
+            r->mobility += PCOLOR(p) != us && !(f & unsafe);
             return;
         }
-        r->mobility += !unsafe[s];
+        r->mobility += !(f & unsafe);
     }
 }
 
-static void piece_reach(const Position *pos, const EvalState *es, int sq, uint8_t pc, Reach *r)
+/* A slider's line: to the edge or the first piece (no board is long enough to cut it). */
+static inline void slide(const uint8_t *b, const uint8_t *flags, int sq, int d, int us,
+                         int unsafe, int zone, Reach *r)
 {
-    const uint8_t *b = pos->board;
+    int s = sq + d;
+    uint8_t p;
+    while ((p = b[s]) == EMPTY) {
+        int f = flags[s];
+        r->zone_hits += (f & zone) != 0;
+        r->mobility += !(f & unsafe);
+        s += d;
+    }
+    if (p == OFF)
+        return;
+    int f = flags[s];
+    r->zone_hits += (f & zone) != 0;
+    r->mobility += PCOLOR(p) != us && !(f & unsafe);
+}
+
+static void piece_reach(const uint8_t *b, const uint8_t *flags, int sq, uint8_t pc, Reach *r)
+{
     int us = PCOLOR(pc), t = PTYPE(pc);
+    int unsafe = F_PAWN_ATTACK << !us, zone = F_KING_ZONE << !us;
     r->mobility = r->zone_hits = 0;
     if (pc & POWER_BIT)
         t = QUEEN;
     switch (t) {
     case KNIGHT:
         for (int i = 0; i < 8; i++)
-            walk(b, es, sq, geo_knight[i], 1, us, r);
+            walk(b, flags, sq, geo_knight[i], 1, us, unsafe, zone, r);
         break;
     case BISHOP:
         for (int i = 0; i < 4; i++)
-            walk(b, es, sq, geo_diag[i], 8, us, r);
+            slide(b, flags, sq, geo_diag[i], us, unsafe, zone, r);
         break;
     case ROOK:
         for (int i = 0; i < 4; i++)
-            walk(b, es, sq, geo_orth[i], 10, us, r);
+            slide(b, flags, sq, geo_orth[i], us, unsafe, zone, r);
         break;
     case QUEEN:
         for (int i = 0; i < 8; i++)
-            walk(b, es, sq, geo_king[i], 10, us, r);
+            slide(b, flags, sq, geo_king[i], us, unsafe, zone, r);
         break;
     default:
         /* Guards: 1-3 squares both ways; the minor move's limits are left to the search. */
         for (int i = 0; i < 8; i++)
-            walk(b, es, sq, geo_king[i], 3, us, r);
+            walk(b, flags, sq, geo_king[i], 3, us, unsafe, zone, r);
         break;
     }
 }
 
-/* Pawn attacks and King zones, looked up square by square by the mobility walks. */
-static void init_maps(const Position *pos, EvalState *es)
+/* Material, piece-square values and phase of every piece; pawn files and attacks, King zones
+ * and the lists of pawns and pieces that the later passes walk. */
+static void collect(const Position *pos, const EvalParams *ep, EvalState *es)
 {
-    memset(es->pawn_att, 0, sizeof es->pawn_att);
-    memset(es->zone, 0, sizeof es->zone);
+    const EvalPair(*psq)[MB_SIZE] = ep->psq[pos->variant];
     for (int c = 0; c < 2; c++) {
-        int fwd = c == WHITE ? MB_W : -MB_W;
+        int fwd = c == WHITE ? MB_W : -MB_W, mg = 0, eg = 0, phase = 0;
+        uint8_t attack = (uint8_t)(F_PAWN_ATTACK << c);
         for (int i = 0; i < pos->pcount[c]; i++) {
-            int sq = pos->plist[c][i];
-            if (PTYPE(pos->board[sq]) == PAWN)
-                es->pawn_att[c][sq + fwd - 1] = es->pawn_att[c][sq + fwd + 1] = 1;
+            int sq = pos->plist[c][i], t = PTYPE(pos->board[sq]);
+            const EvalPair *e = &psq[c * NTYPES + t][sq];
+            mg += e->mg;
+            eg += e->eg;
+            phase += PHASE_WEIGHT[t];
+            if (t == PAWN) {
+                es->pawns[c][FILE_OF(sq)] |= (uint8_t)(1 << RANK_OF(sq));
+                es->flags[sq + fwd - 1] |= attack;
+                es->flags[sq + fwd + 1] |= attack;
+                es->pawn_sq[c][es->npawns[c]++] = (uint8_t)sq;
+            } else if (t != KING) {
+                es->nonpawn[c] += ep->piece_value[t];
+                es->bishops[c] += t == BISHOP;
+                es->piece_sq[c][es->npieces[c]++] = (uint8_t)sq;
+            }
         }
+        es->mg[c] += mg;
+        es->eg[c] += eg;
+        es->phase += phase;
         int k = pos->king[c];
-        es->zone[c][k] = 1;
+        uint8_t zone = (uint8_t)(F_KING_ZONE << c);
+        es->flags[k] |= zone;
         for (int i = 0; i < 8; i++)
-            es->zone[c][k + geo_king[i]] = 1;
+            es->flags[k + geo_king[i]] |= zone;
     }
 }
 
@@ -335,53 +415,25 @@ static void add(EvalState *es, int c, int mg, int eg)
     es->eg[c] += eg;
 }
 
-static void eval_pieces(const Position *pos, const EvalParams *ep, EvalState *es, int c)
+static void eval_mobility(const Position *pos, const EvalParams *ep, EvalState *es, int c)
 {
     const int *v = ep->v;
-    for (int i = 0; i < pos->pcount[c]; i++) {
-        int sq = pos->plist[c][i];
+    int mg = 0, eg = 0;
+    for (int i = 0; i < es->npieces[c]; i++) {
+        int sq = es->piece_sq[c][i];
         uint8_t pc = pos->board[sq];
         int t = PTYPE(pc);
-        int rr = geo_rel_rank(sq, c, pos->ranks), e = edge_dist(FILE_OF(sq), pos->files);
-        es->phase += PHASE_WEIGHT[t];
-        if (t == PAWN) {
-            add(es, c, v[EP_PAWN_MG] + ep->pst[0][PAWN][rr][e],
-                v[EP_PAWN_EG] + ep->pst[1][PAWN][rr][e]);
-            es->pawns[c][FILE_OF(sq)] |= (uint8_t)(1 << RANK_OF(sq));
-            continue;
-        }
-        if (t == KING) {
-            add(es, c, ep->pst[0][KING][rr][e], ep->pst[1][KING][rr][e]);
-            continue;
-        }
-        int mob_mg, mob_eg, typical;
-        if (t == QGUARD || t == KGUARD) {
-            int base = t == QGUARD ? EP_QGUARD_MG : EP_KGUARD_MG;
-            add(es, c, v[base] + ep->pst[0][QGUARD][rr][e] * v[EP_GUARD_CENTRE] / 100,
-                v[base + 1] + ep->pst[1][QGUARD][rr][e] * v[EP_GUARD_CENTRE] / 100);
-            mob_mg = v[EP_MOB_GUARD_MG], mob_eg = v[EP_MOB_GUARD_EG], typical = 8;
-        } else {
-            int base = EP_PAWN_MG + 2 * (t - PAWN);
-            add(es, c, v[base] + ep->pst[0][t][rr][e], v[base + 1] + ep->pst[1][t][rr][e]);
-            if (t == KNIGHT)
-                mob_mg = v[EP_MOB_KNIGHT_MG], mob_eg = v[EP_MOB_KNIGHT_EG], typical = 4;
-            else if (t == BISHOP)
-                mob_mg = v[EP_MOB_BISHOP_MG], mob_eg = v[EP_MOB_BISHOP_EG], typical = 6;
-            else if (t == ROOK)
-                mob_mg = v[EP_MOB_ROOK_MG], mob_eg = v[EP_MOB_ROOK_EG], typical = 7;
-            else
-                mob_mg = v[EP_MOB_QUEEN_MG], mob_eg = v[EP_MOB_QUEEN_EG], typical = 13;
-        }
-        es->nonpawn[c] += eval_piece_value(ep, t);
-        es->bishops[c] += t == BISHOP;
         Reach r;
-        piece_reach(pos, es, sq, pc, &r);
-        add(es, c, mob_mg * (r.mobility - typical), mob_eg * (r.mobility - typical));
+        piece_reach(pos->board, es->flags, sq, pc, &r);
+        int extra = r.mobility - MOB_TYPICAL[t];
+        mg += v[MOB_INDEX[t]] * extra;
+        eg += v[MOB_INDEX[t] + 1] * extra;
         if (r.zone_hits) {
             es->attackers[!c]++;
             es->attack[!c] += ATTACK_WEIGHT[t] * r.zone_hits;
         }
     }
+    add(es, c, mg, eg);
 }
 
 /* Ranks strictly ahead of absolute rank r for colour c, as a bit mask. */
@@ -395,10 +447,8 @@ static void eval_pawns(const Position *pos, const EvalParams *ep, EvalState *es,
     const int *v = ep->v;
     int files = pos->files, fwd = c == WHITE ? MB_W : -MB_W;
     const uint8_t *own = es->pawns[c], *their = es->pawns[!c];
-    for (int i = 0; i < pos->pcount[c]; i++) {
-        int sq = pos->plist[c][i];
-        if (PTYPE(pos->board[sq]) != PAWN)
-            continue;
+    for (int i = 0; i < es->npawns[c]; i++) {
+        int sq = es->pawn_sq[c][i];
         int f = FILE_OF(sq), r = RANK_OF(sq), rr = geo_rel_rank(sq, c, pos->ranks);
         unsigned ahead = ahead_mask(r, c);
         unsigned left = f > 0 ? own[f - 1] : 0, right = f < files - 1 ? own[f + 1] : 0;
@@ -432,8 +482,8 @@ static void eval_pawns(const Position *pos, const EvalParams *ep, EvalState *es,
 static void eval_files(const Position *pos, const EvalParams *ep, EvalState *es, int c)
 {
     const int *v = ep->v;
-    for (int i = 0; i < pos->pcount[c]; i++) {
-        int sq = pos->plist[c][i];
+    for (int i = 0; i < es->npieces[c]; i++) {
+        int sq = es->piece_sq[c][i];
         if (PTYPE(pos->board[sq]) != ROOK)
             continue;
         int f = FILE_OF(sq);
@@ -444,7 +494,6 @@ static void eval_files(const Position *pos, const EvalParams *ep, EvalState *es,
     if (es->bishops[c] >= 2)
         add(es, c, v[EP_BISHOP_PAIR_MG], v[EP_BISHOP_PAIR_EG]);
 }
-
 static void eval_king(const Position *pos, const EvalParams *ep, EvalState *es, int c)
 {
     const int *v = ep->v;
@@ -490,10 +539,10 @@ int eval_evaluate(const Position *pos, const EvalParams *ep)
     if (ep->nnue[pos->variant])
         return nnue_evaluate(ep->nnue[pos->variant], pos);
     EvalState es;
-    memset(&es, 0, offsetof(EvalState, pawn_att));
-    init_maps(pos, &es);
+    memset(&es, 0, offsetof(EvalState, pawn_sq));
+    collect(pos, ep, &es);
     for (int c = 0; c < 2; c++)
-        eval_pieces(pos, ep, &es, c);
+        eval_mobility(pos, ep, &es, c);
     for (int c = 0; c < 2; c++) {
         eval_pawns(pos, ep, &es, c);
         eval_files(pos, ep, &es, c);

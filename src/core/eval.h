@@ -36,16 +36,29 @@ enum {
 
 struct NnueState;
 
+/* A middlegame and an endgame value. */
+typedef struct {
+    int mg, eg;
+} EvalPair;
+
 typedef struct {
     int v[EP_COUNT];
     int pst[2][NTYPES][8][4];
     /* When set for a game, eval_evaluate() answers with that network instead (nnue.h). */
     struct NnueState *nnue[2];
+    /* Derived from v and pst by eval_params_update(), so that a node looks a piece's worth
+     * up instead of working it out: values by type, and material plus piece-square value by
+     * game, colour * NTYPES + type, and mailbox square. */
+    int piece_value[NTYPES];
+    EvalPair psq[2][2 * NTYPES][MB_SIZE];
 } EvalParams;
 
 extern const char *const eval_param_names[EP_COUNT];
 
 void eval_default_params(EvalParams *ep);
+
+/* Rebuilds the derived tables: call it after changing any weight in v or pst. */
+void eval_params_update(EvalParams *ep);
 
 /* Every weight by name, the scalar ones first, then the tables as pst_<mg|eg>_<piece
  * letter>_<rank>_<edge> (e.g. pst_mg_n_3_2; the letter g for the Guards). Returns a
@@ -54,7 +67,10 @@ int *eval_param_at(EvalParams *ep, int i, char *name, size_t len);
 
 /* Value of a piece type (mean of its middlegame and endgame values), for move ordering and
  * exchange evaluation. */
-int eval_piece_value(const EvalParams *ep, int type);
+static inline int eval_piece_value(const EvalParams *ep, int type)
+{
+    return ep->piece_value[type];
+}
 
 /* The position's value in centipawns for the side to move. */
 int eval_evaluate(const Position *pos, const EvalParams *ep);

@@ -487,6 +487,7 @@ static PyObject *set_param_unguarded(PySearch *self, PyObject *args)
     for (int i = 0; (slot = eval_param_at(ep, i, each, sizeof each)) != NULL; i++)
         if (strcmp(name, each) == 0) {
             *slot = value;
+            eval_params_update(ep);
             Py_RETURN_NONE;
         }
     if (search_set_tunable(self->search, name, value))
