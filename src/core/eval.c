@@ -270,6 +270,22 @@ static const int MOB_INDEX[NTYPES] = { 0, 0, EP_MOB_KNIGHT_MG, EP_MOB_BISHOP_MG,
                                        EP_MOB_QUEEN_MG, 0, EP_MOB_GUARD_MG, EP_MOB_GUARD_MG };
 static const int MOB_TYPICAL[NTYPES] = { 0, 0, 4, 6, 7, 13, 0, 8, 8 };
 
+/* File and rank of every mailbox square, and the directions as compile-time constants: the
+ * walks below run at every node, and table loads are cheaper than dividing by MB_W, as are
+ * unrolled loops with known steps. */
+#define FILES12 -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+#define ROW12(r) r, r, r, r, r, r, r, r, r, r, r, r
+static const int8_t SQ_FILE[MB_SIZE] = { FILES12, FILES12, FILES12, FILES12, FILES12, FILES12,
+                                         FILES12, FILES12, FILES12, FILES12, FILES12, FILES12 };
+static const int8_t SQ_RANK[MB_SIZE] = { ROW12(-2), ROW12(-1), ROW12(0), ROW12(1),
+                                         ROW12(2),  ROW12(3),  ROW12(4), ROW12(5),
+                                         ROW12(6),  ROW12(7),  ROW12(8), ROW12(9) };
+static const int ORTH[4] = { DIR_N, DIR_S, DIR_E, DIR_W };
+static const int DIAG[4] = { DIR_NE, DIR_NW, DIR_SE, DIR_SW };
+static const int KING_STEPS[8] = { DIR_N, DIR_S, DIR_E, DIR_W, DIR_NE, DIR_NW, DIR_SE, DIR_SW };
+static const int KNIGHT_STEPS[8] = { 2 * MB_W + 1, 2 * MB_W - 1, -2 * MB_W + 1, -2 * MB_W - 1,
+                                     MB_W + 2,     MB_W - 2,     -MB_W + 2,     -MB_W - 2 };
+
 /* Bits of EvalState.flags, shifted left by the colour they belong to. */
 enum { F_PAWN_ATTACK = 1, F_KING_ZONE = 4 };
 
@@ -291,7 +307,7 @@ typedef struct {
 
 static inline int distance(int a, int b)
 {
-    int df = abs(FILE_OF(a) - FILE_OF(b)), dr = abs(RANK_OF(a) - RANK_OF(b));
+    int df = abs(SQ_FILE[a] - SQ_FILE[b]), dr = abs(SQ_RANK[a] - SQ_RANK[b]);
     return df > dr ? df : dr;
 }
 
@@ -341,34 +357,35 @@ static inline void slide(const uint8_t *b, const uint8_t *flags, int sq, int d, 
     r->mobility += PCOLOR(p) != us && !(f & unsafe);
 }
 
-static void piece_reach(const uint8_t *b, const uint8_t *flags, int sq, uint8_t pc, Reach *r)
+/* unsafe and zone: the flag bits of the enemy's pawn attacks and King zone. */
+static void piece_reach(const uint8_t *b, const uint8_t *flags, int sq, uint8_t pc, int unsafe,
+                        int zone, Reach *r)
 {
     int us = PCOLOR(pc), t = PTYPE(pc);
-    int unsafe = F_PAWN_ATTACK << !us, zone = F_KING_ZONE << !us;
     r->mobility = r->zone_hits = 0;
     if (pc & POWER_BIT)
         t = QUEEN;
     switch (t) {
     case KNIGHT:
         for (int i = 0; i < 8; i++)
-            walk(b, flags, sq, geo_knight[i], 1, us, unsafe, zone, r);
+            walk(b, flags, sq, KNIGHT_STEPS[i], 1, us, unsafe, zone, r);
         break;
     case BISHOP:
         for (int i = 0; i < 4; i++)
-            slide(b, flags, sq, geo_diag[i], us, unsafe, zone, r);
+            slide(b, flags, sq, DIAG[i], us, unsafe, zone, r);
         break;
     case ROOK:
         for (int i = 0; i < 4; i++)
-            slide(b, flags, sq, geo_orth[i], us, unsafe, zone, r);
+            slide(b, flags, sq, ORTH[i], us, unsafe, zone, r);
         break;
     case QUEEN:
         for (int i = 0; i < 8; i++)
-            slide(b, flags, sq, geo_king[i], us, unsafe, zone, r);
+            slide(b, flags, sq, KING_STEPS[i], us, unsafe, zone, r);
         break;
     default:
         /* Guards: 1-3 squares both ways; the minor move's limits are left to the search. */
         for (int i = 0; i < 8; i++)
-            walk(b, flags, sq, geo_king[i], 3, us, unsafe, zone, r);
+            walk(b, flags, sq, KING_STEPS[i], 3, us, unsafe, zone, r);
         break;
     }
 }
@@ -388,7 +405,7 @@ static void collect(const Position *pos, const EvalParams *ep, EvalState *es)
             eg += e->eg;
             phase += PHASE_WEIGHT[t];
             if (t == PAWN) {
-                es->pawns[c][FILE_OF(sq)] |= (uint8_t)(1 << RANK_OF(sq));
+                es->pawns[c][SQ_FILE[sq]] |= (uint8_t)(1 << SQ_RANK[sq]);
                 es->flags[sq + fwd - 1] |= attack;
                 es->flags[sq + fwd + 1] |= attack;
                 es->pawn_sq[c][es->npawns[c]++] = (uint8_t)sq;
@@ -405,7 +422,7 @@ static void collect(const Position *pos, const EvalParams *ep, EvalState *es)
         uint8_t zone = (uint8_t)(F_KING_ZONE << c);
         es->flags[k] |= zone;
         for (int i = 0; i < 8; i++)
-            es->flags[k + geo_king[i]] |= zone;
+            es->flags[k + KING_STEPS[i]] |= zone;
     }
 }
 
@@ -418,13 +435,13 @@ static void add(EvalState *es, int c, int mg, int eg)
 static void eval_mobility(const Position *pos, const EvalParams *ep, EvalState *es, int c)
 {
     const int *v = ep->v;
-    int mg = 0, eg = 0;
+    int mg = 0, eg = 0, unsafe = F_PAWN_ATTACK << !c, zone = F_KING_ZONE << !c;
     for (int i = 0; i < es->npieces[c]; i++) {
         int sq = es->piece_sq[c][i];
         uint8_t pc = pos->board[sq];
         int t = PTYPE(pc);
         Reach r;
-        piece_reach(pos->board, es->flags, sq, pc, &r);
+        piece_reach(pos->board, es->flags, sq, pc, unsafe, zone, &r);
         int extra = r.mobility - MOB_TYPICAL[t];
         mg += v[MOB_INDEX[t]] * extra;
         eg += v[MOB_INDEX[t] + 1] * extra;
@@ -449,7 +466,7 @@ static void eval_pawns(const Position *pos, const EvalParams *ep, EvalState *es,
     const uint8_t *own = es->pawns[c], *their = es->pawns[!c];
     for (int i = 0; i < es->npawns[c]; i++) {
         int sq = es->pawn_sq[c][i];
-        int f = FILE_OF(sq), r = RANK_OF(sq), rr = geo_rel_rank(sq, c, pos->ranks);
+        int f = SQ_FILE[sq], r = SQ_RANK[sq], rr = c == WHITE ? r : pos->ranks - 1 - r;
         unsigned ahead = ahead_mask(r, c);
         unsigned left = f > 0 ? own[f - 1] : 0, right = f < files - 1 ? own[f + 1] : 0;
         if (own[f] & ahead)
@@ -486,7 +503,7 @@ static void eval_files(const Position *pos, const EvalParams *ep, EvalState *es,
         int sq = es->piece_sq[c][i];
         if (PTYPE(pos->board[sq]) != ROOK)
             continue;
-        int f = FILE_OF(sq);
+        int f = SQ_FILE[sq];
         if (!es->pawns[c][f])
             add(es, c, es->pawns[!c][f] ? v[EP_ROOK_SEMI_MG] : v[EP_ROOK_OPEN_MG],
                 es->pawns[!c][f] ? v[EP_ROOK_SEMI_EG] : v[EP_ROOK_OPEN_EG]);
@@ -497,7 +514,7 @@ static void eval_files(const Position *pos, const EvalParams *ep, EvalState *es,
 static void eval_king(const Position *pos, const EvalParams *ep, EvalState *es, int c)
 {
     const int *v = ep->v;
-    int k = pos->king[c], kf = FILE_OF(k), kr = RANK_OF(k);
+    int k = pos->king[c], kf = SQ_FILE[k], kr = SQ_RANK[k];
     if (geo_rel_rank(k, c, pos->ranks) <= 1) {
         /* Pawn shelter on the King's file and its neighbours. */
         int penalty = 0;

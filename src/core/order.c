@@ -84,10 +84,14 @@ void order_score_tactical(const Position *pos, MoveList *l, int *scores, Move tt
 
 Move order_pick(MoveList *l, int *scores, int i)
 {
+    /* The first of the best-scored moves, found in two passes: the maximum alone is a loop
+     * without branches that the compiler turns into vector code. */
+    int top = scores[i], n = l->n;
+    for (int j = i + 1; j < n; j++)
+        top = scores[j] > top ? scores[j] : top;
     int best = i;
-    for (int j = i + 1; j < l->n; j++)
-        if (scores[j] > scores[best])
-            best = j;
+    while (scores[best] != top)
+        best++;
     if (best != i) {
         Move m = l->moves[i];
         int sc = scores[i];
