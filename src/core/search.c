@@ -58,6 +58,7 @@ struct Search {
     int nroot;
     int root_depth;          /* of the running iteration */
     unsigned char lmr[64][64];
+    uint8_t rel[MB_SIZE][MB_SIZE]; /* REL_* of every pair of squares */
 
     Position pos;            /* the private copy being searched */
     SearchLimits lim;
@@ -141,6 +142,44 @@ static int is_draw(Position *pos, int ply)
         if (pos->hist[pos->ply - i].key == pos->key && (i <= ply || ++seen >= 2))
             return 1;
     return pos->pcount[WHITE] + pos->pcount[BLACK] <= 4 && pos_insufficient_material(pos);
+}
+
+/* How two squares lie to each other, for may_give_check(). */
+enum { REL_ORTH = 1, REL_DIAG = 2, REL_KNIGHT = 4, REL_NEAR = 8 };
+/* The relations along which a piece of each type can attack. */
+static const uint8_t CHECK_REL[NTYPES] = { 0, REL_NEAR, REL_KNIGHT, REL_DIAG, REL_ORTH,
+                                           REL_ORTH | REL_DIAG, REL_ORTH | REL_DIAG,
+                                           REL_ORTH | REL_DIAG, REL_ORTH | REL_DIAG };
+
+static void init_relations(Search *s)
+{
+    for (int a = 0; a < MB_SIZE; a++)
+        for (int b = 0; b < MB_SIZE; b++) {
+            int df = abs(FILE_OF(a) - FILE_OF(b)), dr = abs(RANK_OF(a) - RANK_OF(b));
+            s->rel[a][b] = (uint8_t)(a == b ? 0
+                                            : (df == 0 || dr == 0 ? REL_ORTH : 0) |
+                                                  (df == dr ? REL_DIAG : 0) |
+                                                  (df && dr && df + dr == 3 ? REL_KNIGHT : 0) |
+                                                  (df <= 1 && dr <= 1 ? REL_NEAR : 0));
+        }
+}
+
+/* Can move m (not yet made) give check? 0 only when it surely cannot, so the attack test
+ * after the move (and, for a pruned move, the move itself) can be skipped. A plain move
+ * checks only with the moved piece from its new square, which must then be on a line
+ * through the enemy King that its kind attacks along (any line for Queens, Kings and the
+ * Guards, whose range limits and queen powers are left to the full test), or by uncovering
+ * a line through its old square; a capture leaves its square blocked by the capturer.
+ * Castling, en passant and promotions move or change more than one piece: always tested. */
+static inline int may_give_check(const Search *s, const Position *pos, Move m)
+{
+    int flag = MV_FLAG(m);
+    if (flag != MF_NORMAL && flag != MF_DOUBLE)
+        return 1;
+    const uint8_t *rel = s->rel[pos->king[!pos->side]];
+    uint8_t pc = pos->board[MV_FROM(m)];
+    return (rel[MV_FROM(m)] & (REL_ORTH | REL_DIAG)) ||
+           (rel[MV_TO(m)] & (pc & POWER_BIT ? REL_ORTH | REL_DIAG : CHECK_REL[PTYPE(pc)]));
 }
 
 static int64_t elapsed(const Search *s)
@@ -228,9 +267,10 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
             if (see_value(pos, m, &s->params) < 0)
                 continue;
         }
+        int may_check = may_give_check(s, pos, m);
         pos_make(pos, m);
         tt_prefetch(&s->tt, pos->key);
-        s->stack[ply + 1].in_check = -1;
+        s->stack[ply + 1].in_check = may_check ? -1 : 0;
         int score = -qsearch(s, -beta, -alpha, ply + 1);
         pos_unmake(pos);
         if (s->stopped)
@@ -397,8 +437,14 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
         }
         p->move = m;
         p->cont = cont_of(s, m);
+        int may_check = may_give_check(s, pos, m);
+        /* Not played at all if quiet: making and unmaking a capture (also the en passant
+         * capture that pos_make tries after a double step, for the key) reorders the piece
+         * lists, and with them the order of later generated moves. */
+        if (hopeless && !may_check && MV_FLAG(m) == MF_NORMAL && pos->board[MV_TO(m)] == EMPTY)
+            continue;
         pos_make(pos, m);
-        int gives_check = att_in_check(pos, pos->side);
+        int gives_check = may_check && att_in_check(pos, pos->side);
         if (hopeless && !gives_check) {
             pos_unmake(pos);
             continue;
@@ -666,6 +712,7 @@ Search *search_new(size_t hash_mb)
     eval_default_params(&s->params);
     memcpy(s->sp, SP_DEFAULTS, sizeof s->sp);
     init_lmr(s);
+    init_relations(s);
     return s;
 }
 
