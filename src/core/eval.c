@@ -13,6 +13,7 @@
 #include "geometry.h"
 #include "nnue.h"
 #include "position.h"
+#include "zobrist.h"
 
 const char *const eval_param_names[EP_COUNT] = {
     "pawn_mg", "pawn_eg", "knight_mg", "knight_eg", "bishop_mg", "bishop_eg",
@@ -235,6 +236,7 @@ static int psq_value(const EvalParams *ep, int phase, int t, int c, int sq, int 
 
 void eval_params_update(EvalParams *ep)
 {
+    ep->version++;
     static const int index[NTYPES] = { -1, EP_PAWN_MG, EP_KNIGHT_MG, EP_BISHOP_MG, EP_ROOK_MG,
                                        EP_QUEEN_MG, -1, EP_QGUARD_MG, EP_KGUARD_MG };
     for (int t = 0; t < NTYPES; t++)
@@ -296,6 +298,7 @@ typedef struct {
     int bishops[2];
     int attackers[2], attack[2]; /* on colour c's King zone: pieces and summed weight */
     int npawns[2], npieces[2];
+    uint64_t pawn_key;
     uint8_t pawns[2][10];        /* per file: bit r set when a pawn of that side is on rank r */
     /* Per square: attacked by colour c's pawns, in colour c's King zone (King and the
      * squares around it). One map for both, so a mobility walk reads one byte a square. */
@@ -405,7 +408,7 @@ static void collect(const Position *pos, const EvalParams *ep, EvalState *es)
             eg += e->eg;
             phase += PHASE_WEIGHT[t];
             if (t == PAWN) {
-                es->pawns[c][SQ_FILE[sq]] |= (uint8_t)(1 << SQ_RANK[sq]);
+                es->pawn_key ^= zob.piece[pos->board[sq]][sq];
                 es->flags[sq + fwd - 1] |= attack;
                 es->flags[sq + fwd + 1] |= attack;
                 es->pawn_sq[c][es->npawns[c]++] = (uint8_t)sq;
@@ -459,41 +462,93 @@ static inline unsigned ahead_mask(int r, int c)
     return c == WHITE ? (0xFFu << (r + 1)) & 0xFFu : (1u << r) - 1u;
 }
 
-static void eval_pawns(const Position *pos, const EvalParams *ep, EvalState *es, int c)
+/* The pawns' files, their structure terms and which of them are passed, into e. */
+static void pawn_structure(const Position *pos, const EvalParams *ep, const EvalState *es,
+                           EvalPawnEntry *e)
 {
     const int *v = ep->v;
-    int files = pos->files, fwd = c == WHITE ? MB_W : -MB_W;
-    const uint8_t *own = es->pawns[c], *their = es->pawns[!c];
-    for (int i = 0; i < es->npawns[c]; i++) {
-        int sq = es->pawn_sq[c][i];
-        int f = SQ_FILE[sq], r = SQ_RANK[sq], rr = c == WHITE ? r : pos->ranks - 1 - r;
-        unsigned ahead = ahead_mask(r, c);
-        unsigned left = f > 0 ? own[f - 1] : 0, right = f < files - 1 ? own[f + 1] : 0;
-        if (own[f] & ahead)
-            add(es, c, -v[EP_DOUBLED_MG], -v[EP_DOUBLED_EG]);
-        if (!left && !right)
-            add(es, c, -v[EP_ISOLATED_MG], -v[EP_ISOLATED_EG]);
-        /* Connected: a neighbour beside it or one rank behind, defending it. */
-        unsigned near = (1u << r) | (c == WHITE ? (r > 0 ? 1u << (r - 1) : 0) : 1u << (r + 1));
-        if ((left | right) & near)
-            add(es, c, v[EP_CONNECTED] + 2 * rr, v[EP_CONNECTED] + rr);
-        int passed = !(their[f] & ahead);
-        if (f > 0 && (their[f - 1] & ahead))
-            passed = 0;
-        if (f < files - 1 && (their[f + 1] & ahead))
-            passed = 0;
-        if (!passed)
-            continue;
-        int w = PASSED_RANK[rr];
-        int mg = v[EP_PASSED_MG] * w / 8, eg = v[EP_PASSED_EG] * w / 8;
-        int block = sq + fwd;
-        if (pos->board[block] != EMPTY)
-            eg = eg * 2 / 3;
-        /* In the endgame the Kings' distances to the square in front decide a lot. */
-        eg += v[EP_PASSED_KING_EG] * w *
-              (distance(pos->king[!c], block) * 2 - distance(pos->king[c], block)) / 16;
-        add(es, c, mg, eg);
+    int files = pos->files, mg = 0, eg = 0;
+    memset(e->pawns, 0, sizeof e->pawns);
+    memset(e->passed, 0, sizeof e->passed);
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < es->npawns[c]; i++) {
+            int sq = es->pawn_sq[c][i];
+            e->pawns[c][SQ_FILE[sq]] |= (uint8_t)(1 << SQ_RANK[sq]);
+        }
+    for (int c = 0; c < 2; c++) {
+        const uint8_t *own = e->pawns[c], *their = e->pawns[!c];
+        int sign = c == WHITE ? 1 : -1;
+        for (int i = 0; i < es->npawns[c]; i++) {
+            int sq = es->pawn_sq[c][i];
+            int f = SQ_FILE[sq], r = SQ_RANK[sq], rr = c == WHITE ? r : pos->ranks - 1 - r;
+            unsigned ahead = ahead_mask(r, c);
+            unsigned left = f > 0 ? own[f - 1] : 0, right = f < files - 1 ? own[f + 1] : 0;
+            if (own[f] & ahead)
+                mg -= sign * v[EP_DOUBLED_MG], eg -= sign * v[EP_DOUBLED_EG];
+            if (!left && !right)
+                mg -= sign * v[EP_ISOLATED_MG], eg -= sign * v[EP_ISOLATED_EG];
+            /* Connected: a neighbour beside it or one rank behind, defending it. */
+            unsigned near =
+                (1u << r) | (c == WHITE ? (r > 0 ? 1u << (r - 1) : 0) : 1u << (r + 1));
+            if ((left | right) & near)
+                mg += sign * (v[EP_CONNECTED] + 2 * rr), eg += sign * (v[EP_CONNECTED] + rr);
+            int passed = !(their[f] & ahead);
+            if (f > 0 && (their[f - 1] & ahead))
+                passed = 0;
+            if (f < files - 1 && (their[f + 1] & ahead))
+                passed = 0;
+            if (passed)
+                e->passed[c][f] |= (uint8_t)(1 << r);
+        }
     }
+    e->mg = mg;
+    e->eg = eg;
+}
+
+/* Passed pawns: their bonus depends on the Kings and on what stands in front of them. */
+static void eval_passed(const Position *pos, const EvalParams *ep, EvalState *es,
+                        const EvalPawnEntry *e, int c)
+{
+    const int *v = ep->v;
+    int fwd = c == WHITE ? MB_W : -MB_W;
+    for (int f = 0; f < pos->files; f++)
+        for (int r = 0; e->passed[c][f] >> r; r++) {
+            if (!(e->passed[c][f] >> r & 1))
+                continue;
+            int sq = SQ(f, r);
+            int rr = c == WHITE ? r : pos->ranks - 1 - r;
+            int w = PASSED_RANK[rr];
+            int mg = v[EP_PASSED_MG] * w / 8, eg = v[EP_PASSED_EG] * w / 8;
+            int block = sq + fwd;
+            if (pos->board[block] != EMPTY)
+                eg = eg * 2 / 3;
+            /* In the endgame the Kings' distances to the square in front decide a lot. */
+            eg += v[EP_PASSED_KING_EG] * w *
+                  (distance(pos->king[!c], block) * 2 - distance(pos->king[c], block)) / 16;
+            add(es, c, mg, eg);
+        }
+}
+
+/* The pawn terms, from the table when it knows these pawns. */
+static void eval_pawns(const Position *pos, const EvalParams *ep, EvalState *es,
+                       EvalPawnEntry *table)
+{
+    EvalPawnEntry local, *e = &local;
+    if (pos->variant == VARIANT_ROYAL)
+        es->pawn_key ^= zob.variant; /* the board's width changes the terms */
+    if (table) {
+        e = &table[es->pawn_key & (EVAL_PAWN_SLOTS - 1)];
+        if (e->key != es->pawn_key) {
+            pawn_structure(pos, ep, es, e);
+            e->key = es->pawn_key;
+        }
+    } else {
+        pawn_structure(pos, ep, es, e);
+    }
+    memcpy(es->pawns, e->pawns, sizeof es->pawns);
+    add(es, WHITE, e->mg, e->eg);
+    for (int c = 0; c < 2; c++)
+        eval_passed(pos, ep, es, e, c);
 }
 
 static void eval_files(const Position *pos, const EvalParams *ep, EvalState *es, int c)
@@ -551,7 +606,7 @@ static int mop_up(const Position *pos, int strong)
     return 12 * (df + dr) + 6 * (16 - kd);
 }
 
-int eval_evaluate(const Position *pos, const EvalParams *ep)
+int eval_evaluate(const Position *pos, const EvalParams *ep, EvalPawnEntry *pawns)
 {
     if (ep->nnue[pos->variant])
         return nnue_evaluate(ep->nnue[pos->variant], pos);
@@ -560,8 +615,8 @@ int eval_evaluate(const Position *pos, const EvalParams *ep)
     collect(pos, ep, &es);
     for (int c = 0; c < 2; c++)
         eval_mobility(pos, ep, &es, c);
+    eval_pawns(pos, ep, &es, pawns);
     for (int c = 0; c < 2; c++) {
-        eval_pawns(pos, ep, &es, c);
         eval_files(pos, ep, &es, c);
         eval_king(pos, ep, &es, c);
     }

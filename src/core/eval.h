@@ -51,6 +51,7 @@ typedef struct {
      * game, colour * NTYPES + type, and mailbox square. */
     int piece_value[NTYPES];
     EvalPair psq[2][2 * NTYPES][MB_SIZE];
+    unsigned version;       /* counts the updates, so caches of evaluations know they are stale */
 } EvalParams;
 
 extern const char *const eval_param_names[EP_COUNT];
@@ -72,7 +73,19 @@ static inline int eval_piece_value(const EvalParams *ep, int type)
     return ep->piece_value[type];
 }
 
-/* The position's value in centipawns for the side to move. */
-int eval_evaluate(const Position *pos, const EvalParams *ep);
+/* What the pawns alone decide, kept by pawn key: most positions of a search share their
+ * pawns with many others. */
+typedef struct {
+    uint64_t key;
+    int mg, eg;             /* doubled, isolated and connected pawns, White's minus Black's */
+    uint8_t pawns[2][10];   /* per file: bit r set when a pawn of that side is on rank r */
+    uint8_t passed[2][10];  /* the same for the passed pawns */
+} EvalPawnEntry;
+
+#define EVAL_PAWN_SLOTS (1 << 13)
+
+/* The position's value in centipawns for the side to move. pawns: a zeroed table of
+ * EVAL_PAWN_SLOTS entries made with the same weights, or NULL. */
+int eval_evaluate(const Position *pos, const EvalParams *ep, EvalPawnEntry *pawns);
 
 #endif

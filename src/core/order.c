@@ -2,17 +2,6 @@
 #include "position.h"
 #include "see.h"
 
-int order_captured(const Position *pos, Move m)
-{
-    int flag = MV_FLAG(m);
-    if (flag == MF_EP)
-        return PAWN;
-    if (flag == MF_CASTLE)
-        return MV_GFROM(m) && pos->board[MV_GTO(m)] ? PTYPE(pos->board[MV_GTO(m)]) : 0;
-    uint8_t p = pos->board[MV_TO(m)];
-    return p ? PTYPE(p) : 0;
-}
-
 /* Most valuable victim first, then least valuable attacker; promotions count their piece. */
 static int mvv_lva(const Position *pos, Move m, int victim, const EvalParams *ep)
 {

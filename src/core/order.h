@@ -49,7 +49,16 @@ static inline ContHist *order_cont_of(OrderTables *t, const Position *pos, Move 
 
 /* The type of the piece a move captures (0 for none); castling with a capturing Guard
  * counts. */
-int order_captured(const Position *pos, Move m);
+static inline int order_captured(const Position *pos, Move m)
+{
+    int flag = MV_FLAG(m);
+    if (flag == MF_EP)
+        return PAWN;
+    if (flag == MF_CASTLE)
+        return MV_GFROM(m) && pos->board[MV_GTO(m)] ? PTYPE(pos->board[MV_GTO(m)]) : 0;
+    uint8_t p = pos->board[MV_TO(m)];
+    return p ? PTYPE(p) : 0;
+}
 /* Captures and promotions: the moves quiescence search looks at. */
 static inline int order_is_tactical(const Position *pos, Move m)
 {

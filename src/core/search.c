@@ -32,6 +32,16 @@ typedef struct {
     Move excluded;   /* a singular-extension search of this node leaves this move out */
 } Ply;
 
+/* A cache of static evaluations: quiescence nodes that stand pat at once store nothing in
+ * the hash table, and the search meets many of them again. Keyed by the base key (pieces,
+ * side, castling rights and game), which decides the evaluation. */
+typedef struct {
+    uint64_t key;
+    int eval;
+    int used;
+} EvalSlot;
+#define EVAL_SLOTS (1 << 16)
+
 /* Search tunables, settable at run time for testing changes by self-play (names below). */
 enum {
     SP_RFP_DEPTH, SP_RFP_MARGIN, SP_FUT_DEPTH, SP_FUT_BASE, SP_FUT_MARGIN, SP_LMP_DEPTH,
@@ -59,6 +69,9 @@ struct Search {
     int root_depth;          /* of the running iteration */
     unsigned char lmr[64][64];
     uint8_t rel[MB_SIZE][MB_SIZE]; /* REL_* of every pair of squares */
+    EvalSlot *evals;         /* EVAL_SLOTS recent evaluations by base key */
+    EvalPawnEntry *pawns;    /* EVAL_PAWN_SLOTS pawn structures */
+    unsigned evals_version;  /* of the weights they were made with */
 
     Position pos;            /* the private copy being searched */
     SearchLimits lim;
@@ -182,6 +195,25 @@ static inline int may_give_check(const Search *s, const Position *pos, Move m)
            (rel[MV_TO(m)] & (pc & POWER_BIT ? REL_ORTH | REL_DIAG : CHECK_REL[PTYPE(pc)]));
 }
 
+static int evaluate(Search *s)
+{
+    const Position *pos = &s->pos;
+    EvalSlot *e = &s->evals[pos->bkey & (EVAL_SLOTS - 1)];
+    if (e->key != pos->bkey) {
+        e->key = pos->bkey;
+        e->eval = eval_evaluate(pos, &s->params, s->pawns);
+    }
+    return e->eval;
+}
+
+/* Empties the caches of evaluations, made with weights that may have changed since. */
+static void forget_evals(Search *s)
+{
+    memset(s->evals, 0, EVAL_SLOTS * sizeof *s->evals);
+    memset(s->pawns, 0, EVAL_PAWN_SLOTS * sizeof *s->pawns);
+    s->evals_version = s->params.version;
+}
+
 static int64_t elapsed(const Search *s)
 {
     return tm_now_ms() - s->start;
@@ -219,7 +251,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
     int known = s->stack[ply].in_check;
     int in_check = known >= 0 ? known : att_in_check(pos, pos->side);
     if (ply >= MAX_PLY)
-        return in_check ? 0 : eval_evaluate(pos, &s->params);
+        return in_check ? 0 : evaluate(s);
 
     TTEntry e;
     Move tt_move = 0;
@@ -235,7 +267,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
 
     int best = -SCORE_INF, stand = TT_NO_EVAL;
     if (!in_check) {
-        stand = tt_eval != TT_NO_EVAL ? tt_eval : eval_evaluate(pos, &s->params);
+        stand = tt_eval != TT_NO_EVAL ? tt_eval : evaluate(s);
         if (stand >= beta)
             return stand;
         if (stand > alpha)
@@ -264,7 +296,11 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
             if (MV_FLAG(m) != MF_PROMO && victim &&
                 stand + eval_piece_value(&s->params, victim) + s->sp[SP_DELTA] <= alpha)
                 continue;
-            if (see_value(pos, m, &s->params) < 0)
+            /* A capture of a piece worth at least the capturer's cannot lose material. */
+            if ((MV_FLAG(m) != MF_NORMAL ||
+                 eval_piece_value(&s->params, victim) <
+                     eval_piece_value(&s->params, PTYPE(pos->board[MV_FROM(m)]))) &&
+                see_value(pos, m, &s->params) < 0)
                 continue;
         }
         int may_check = may_give_check(s, pos, m);
@@ -323,7 +359,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
     if (in_check < 0)
         in_check = att_in_check(pos, pos->side);
     if (ply >= MAX_PLY)
-        return in_check ? 0 : eval_evaluate(pos, &s->params);
+        return in_check ? 0 : evaluate(s);
     /* Mate distance pruning: no line from here beats a mate already found nearer the root. */
     if (alpha < -SCORE_MATE + ply)
         alpha = -SCORE_MATE + ply;
@@ -350,7 +386,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
     }
 
     int eval = in_check ? -SCORE_INF
-                        : tt_eval != TT_NO_EVAL ? tt_eval : eval_evaluate(pos, &s->params);
+                        : tt_eval != TT_NO_EVAL ? tt_eval : evaluate(s);
     p->eval = eval;
     int improving = !in_check && ply >= 2 && eval > s->stack[ply - 2].eval;
 
@@ -705,7 +741,11 @@ Search *search_new(size_t hash_mb)
     Search *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    if (!tt_init(&s->tt, hash_mb)) {
+    s->evals = calloc(EVAL_SLOTS, sizeof *s->evals);
+    s->pawns = calloc(EVAL_PAWN_SLOTS, sizeof *s->pawns);
+    if (!s->evals || !s->pawns || !tt_init(&s->tt, hash_mb)) {
+        free(s->evals);
+        free(s->pawns);
         free(s);
         return NULL;
     }
@@ -721,6 +761,8 @@ void search_free(Search *s)
     if (!s)
         return;
     tt_free(&s->tt);
+    free(s->evals);
+    free(s->pawns);
     free(s);
 }
 
@@ -737,6 +779,7 @@ int search_resize(Search *s, size_t hash_mb)
 void search_clear(Search *s)
 {
     tt_clear(&s->tt);
+    forget_evals(s);
     memset(&s->order, 0, sizeof s->order);
     for (int i = 0; i < MAX_PLY + 4; i++)
         s->stack[i].killers[0] = s->stack[i].killers[1] = 0;
@@ -810,6 +853,8 @@ void search_go(Search *s, const Position *pos, const SearchLimits *lim, SearchRe
         return; /* out of memory: no move */
     }
     tt_new_search(&s->tt);
+    if (s->evals_version != s->params.version)
+        forget_evals(s);
     for (int i = 0; i < MAX_PLY + 4; i++)
         s->stack[i].killers[0] = s->stack[i].killers[1] = 0;
     init_root(s);

@@ -423,7 +423,7 @@ static PyObject *evaluate_unguarded(PySearch *self, PyObject *args, PyObject *kw
     Position pos;
     if (!build_position(&pos, fen, variant, moves))
         return NULL;
-    int v = eval_evaluate(&pos, search_params(self->search));
+    int v = eval_evaluate(&pos, search_params(self->search), NULL);
     pos_free(&pos);
     return PyLong_FromLong(v);
 }
