@@ -20,6 +20,12 @@ static int reaches(uint8_t pc, int dist, int diagonal)
     }
 }
 
+/* The steps as compile-time constants (geo_king and geo_knight are not, in this file), so
+ * the unrolled loops below need no table loads. Diagonals come last, as reaches() expects. */
+static const int KING_STEPS[8] = { DIR_N, DIR_S, DIR_E, DIR_W, DIR_NE, DIR_NW, DIR_SE, DIR_SW };
+static const int KNIGHT_STEPS[8] = { 2 * MB_W + 1, 2 * MB_W - 1, -2 * MB_W + 1, -2 * MB_W - 1,
+                                     MB_W + 2,     MB_W - 2,     -MB_W + 2,     -MB_W - 2 };
+
 /* The square of side's cheapest piece attacking sq on board b, or 0. */
 static int cheapest_attacker(const uint8_t *b, int sq, int side, const EvalParams *ep)
 {
@@ -30,11 +36,11 @@ static int cheapest_attacker(const uint8_t *b, int sq, int side, const EvalParam
     if (b[sq + back + 1] == pawn)
         return sq + back + 1;
     for (int i = 0; i < 8; i++)
-        if (b[sq + geo_knight[i]] == knight)
-            return sq + geo_knight[i];
+        if (b[sq + KNIGHT_STEPS[i]] == knight)
+            return sq + KNIGHT_STEPS[i];
     int best = 0, best_value = 1 << 30;
     for (int i = 0; i < 8; i++) {
-        int d = geo_king[i], s = sq + d, dist = 1;
+        int d = KING_STEPS[i], s = sq + d, dist = 1;
         while (b[s] == EMPTY)
             s += d, dist++;
         uint8_t p = b[s];
