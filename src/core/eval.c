@@ -470,6 +470,7 @@ static void pawn_structure(const Position *pos, const EvalParams *ep, const Eval
     int files = pos->files, mg = 0, eg = 0;
     memset(e->pawns, 0, sizeof e->pawns);
     memset(e->passed, 0, sizeof e->passed);
+    e->passed_files[WHITE] = e->passed_files[BLACK] = 0;
     for (int c = 0; c < 2; c++)
         for (int i = 0; i < es->npawns[c]; i++) {
             int sq = es->pawn_sq[c][i];
@@ -497,8 +498,10 @@ static void pawn_structure(const Position *pos, const EvalParams *ep, const Eval
                 passed = 0;
             if (f < files - 1 && (their[f + 1] & ahead))
                 passed = 0;
-            if (passed)
+            if (passed) {
                 e->passed[c][f] |= (uint8_t)(1 << r);
+                e->passed_files[c] |= (uint16_t)(1 << f);
+            }
         }
     }
     e->mg = mg;
@@ -511,7 +514,8 @@ static void eval_passed(const Position *pos, const EvalParams *ep, EvalState *es
 {
     const int *v = ep->v;
     int fwd = c == WHITE ? MB_W : -MB_W;
-    for (int f = 0; f < pos->files; f++)
+    unsigned files = e->passed_files[c];
+    for (int f = 0; files >> f; f++)
         for (int r = 0; e->passed[c][f] >> r; r++) {
             if (!(e->passed[c][f] >> r & 1))
                 continue;

@@ -80,6 +80,7 @@ typedef struct {
     int mg, eg;             /* doubled, isolated and connected pawns, White's minus Black's */
     uint8_t pawns[2][10];   /* per file: bit r set when a pawn of that side is on rank r */
     uint8_t passed[2][10];  /* the same for the passed pawns */
+    uint16_t passed_files[2]; /* bit f set when file f holds a passed pawn of that side */
 } EvalPawnEntry;
 
 #define EVAL_PAWN_SLOTS (1 << 13)

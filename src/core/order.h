@@ -33,9 +33,20 @@ static inline int order_piece_index(uint8_t piece)
     return PCOLOR(piece) * 8 + PTYPE(piece) - 1;
 }
 
+/* RANK_OF(sq) * 10 + FILE_OF(sq) for every mailbox square, looked up rather than divided
+ * out: it is asked for every quiet move scored (off-board cells are never asked). */
+#define ORDER_ROW(r) \
+    (r) * 10 - 1, (r) * 10, (r) * 10 + 1, (r) * 10 + 2, (r) * 10 + 3, (r) * 10 + 4, \
+        (r) * 10 + 5, (r) * 10 + 6, (r) * 10 + 7, (r) * 10 + 8, (r) * 10 + 9, (r) * 10 + 10
+static const int8_t ORDER_SQUARE[MB_SIZE] = { ORDER_ROW(-2), ORDER_ROW(-1), ORDER_ROW(0),
+                                              ORDER_ROW(1),  ORDER_ROW(2),  ORDER_ROW(3),
+                                              ORDER_ROW(4),  ORDER_ROW(5),  ORDER_ROW(6),
+                                              ORDER_ROW(7),  ORDER_ROW(8),  ORDER_ROW(9) };
+#undef ORDER_ROW
+
 static inline int order_square_index(int sq)
 {
-    return RANK_OF(sq) * 10 + FILE_OF(sq);
+    return ORDER_SQUARE[sq];
 }
 
 /* The continuation table of move m (not yet made) in pos: where the history of the
