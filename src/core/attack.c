@@ -110,3 +110,91 @@ int att_in_check(const Position *pos, int color)
     return att_attacked(pos, pos->king[color], !color, theirs ? pos->recap : 0,
                         theirs ? pos->recap_rook : 0);
 }
+
+uint8_t att_coord[MB_SIZE];
+int8_t att_line_step[2 * ATT_DIFF_OFFSET];
+uint8_t att_kind[2 * ATT_DIFF_OFFSET];
+
+void att_init_tables(void)
+{
+    for (int sq = 0; sq < MB_SIZE; sq++) {
+        int f = FILE_OF(sq), r = RANK_OF(sq);
+        att_coord[sq] = f >= 0 && f < 10 && r >= 0 && r < 8 ? (uint8_t)(r * 32 + f) : 0;
+    }
+    for (int df = -9; df <= 9; df++)
+        for (int dr = -7; dr <= 7; dr++) {
+            int i = dr * 32 + df + ATT_DIFF_OFFSET, adf = df < 0 ? -df : df;
+            int adr = dr < 0 ? -dr : dr, kind = 0, step = 0;
+            if (!df && !dr)
+                continue;
+            if (adf <= 1 && adr <= 1)
+                kind |= ATT_K_KING;
+            if ((adf == 1 && adr == 2) || (adf == 2 && adr == 1))
+                kind |= ATT_K_KNIGHT;
+            if (adf == adr || !df || !dr) {
+                int sf = df > 0 ? 1 : df < 0 ? -1 : 0, sr = dr > 0 ? 1 : dr < 0 ? -1 : 0;
+                step = sr * MB_W + sf;
+                kind |= adf == adr ? ATT_K_DIAG : ATT_K_ORTH;
+            }
+            att_kind[i] = (uint8_t)kind;
+            att_line_step[i] = (int8_t)step;
+        }
+}
+
+void att_collect(const Position *pos, int by, Attackers *a)
+{
+    a->ndiag = a->north = a->nknight = 0;
+    a->king = pos->king[by];
+    a->by = by;
+    for (int i = 0; i < pos->pcount[by]; i++) {
+        int sq = pos->plist[by][i];
+        switch (PTYPE(pos->board[sq])) {
+        case KNIGHT:
+            a->knight[a->nknight++] = (uint8_t)sq;
+            break;
+        case BISHOP:
+            a->diag[a->ndiag++] = (uint8_t)sq;
+            break;
+        case ROOK:
+            a->orth[a->north++] = (uint8_t)sq;
+            break;
+        case QUEEN:
+            a->diag[a->ndiag++] = (uint8_t)sq;
+            a->orth[a->north++] = (uint8_t)sq;
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* Is the line from `from` to `to` (known to be one) empty strictly between them? */
+static inline int line_clear(const uint8_t *b, int from, int to)
+{
+    int d = att_line_step[att_diff(from, to)];
+    for (int s = from + d; s != to; s += d)
+        if (b[s] != EMPTY)
+            return 0;
+    return 1;
+}
+
+int att_attacked_by(const uint8_t *b, const Attackers *a, int sq)
+{
+    int back = a->by == WHITE ? -MB_W : MB_W;
+    uint8_t pawn = MAKE_PIECE(PAWN, a->by);
+    if (b[sq + back - 1] == pawn || b[sq + back + 1] == pawn)
+        return 1;
+    if (att_kind[att_diff(a->king, sq)] & ATT_K_KING)
+        return 1;
+    /* A piece standing on sq itself is the one being taken: its difference is 0, no kind. */
+    for (int i = 0; i < a->nknight; i++)
+        if (att_kind[att_diff(a->knight[i], sq)] & ATT_K_KNIGHT)
+            return 1;
+    for (int i = 0; i < a->ndiag; i++)
+        if ((att_kind[att_diff(a->diag[i], sq)] & ATT_K_DIAG) && line_clear(b, a->diag[i], sq))
+            return 1;
+    for (int i = 0; i < a->north; i++)
+        if ((att_kind[att_diff(a->orth[i], sq)] & ATT_K_ORTH) && line_clear(b, a->orth[i], sq))
+            return 1;
+    return 0;
+}

@@ -57,6 +57,7 @@ static uint8_t castle_masks[2][MB_SIZE];
 /* The castling rights lost when a move starts or ends on a square: built once at start-up. */
 void pos_init_tables(void)
 {
+    att_init_tables();
     for (int v = 0; v < 2; v++) {
         int kf = v == VARIANT_ROYAL ? 5 : 4, last = v == VARIANT_ROYAL ? 9 : 7, top = 7;
         uint8_t *m = castle_masks[v];
