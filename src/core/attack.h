@@ -18,7 +18,7 @@ int att_in_check(const Position *pos, int color);
  * attack tests in one position look at a few pieces instead of walking eight rays each. */
 typedef struct {
     int ndiag, north, nknight;
-    uint8_t diag[16], orth[16], knight[16]; /* Bishops and Queens; Rooks and Queens; Knights */
+    uint8_t diag[32], orth[32], knight[32]; /* Bishops and Queens; Rooks and Queens; Knights */
     int king;
     int by;
 } Attackers;

@@ -54,13 +54,15 @@ static Move *put_promotions(Move *o, int from, int to, int mask)
     return o;
 }
 
-static Move *gen_pawn(const Position *pos, int sq, Move *o, int *promo_mask)
+static inline Move *gen_pawn(const Position *pos, int sq, Move *o, int *promo_mask)
 {
     const uint8_t *b = pos->board;
     int us = pos->side, fwd = us == WHITE ? MB_W : -MB_W;
-    int rel = geo_rel_rank(sq, us, pos->ranks), last = pos->ranks - 1;
+    /* Both boards have eight ranks: the second and seventh ranks by their mailbox rows, which
+     * is cheaper than dividing by the row width. */
+    int second = us == WHITE ? SQ(-1, 1) : SQ(-1, 6), seventh = us == WHITE ? SQ(-1, 6) : SQ(-1, 1);
     int to = sq + fwd;
-    if (rel + 1 == last) {
+    if ((unsigned)(sq - seventh) < MB_W) {
         if (*promo_mask < 0)
             *promo_mask = gen_promotion_mask(pos);
         if (!*promo_mask)
@@ -75,7 +77,7 @@ static Move *gen_pawn(const Position *pos, int sq, Move *o, int *promo_mask)
     }
     if (b[to] == EMPTY) {
         o = put(o, sq, to, 0, MF_NORMAL);
-        if (rel == 1 && b[to + fwd] == EMPTY)
+        if ((unsigned)(sq - second) < MB_W && b[to + fwd] == EMPTY)
             o = put(o, sq, to + fwd, 0, MF_DOUBLE);
     }
     for (int side = -1; side <= 1; side += 2) {
@@ -595,6 +597,19 @@ static Move *gen_king_legal(Position *pos, const Attackers *a, Move *o)
     return o;
 }
 
+static inline Move *gen_slider(Position *pos, const KingLines *kl, int sq, const int *dirs,
+                               int ndirs, Move *o)
+{
+    Move *start = o;
+    /* Unrolled: a loop over four or eight directions mispredicts its exit. */
+#pragma GCC unroll 8
+    for (int j = 0; j < ndirs; j++)
+        o = slide(pos->board, sq, dirs[j], pos->side, o);
+    if (kl->npins && set_has(&kl->pinned, sq))
+        o = keep_pinned(pos, start, o, pin_dir_of(kl, sq));
+    return o;
+}
+
 /* Out of check: every move of an unpinned piece is legal, a pinned one keeps its line. */
 static void gen_out_of_check_chess(Position *pos, const Attackers *a, const KingLines *kl,
                                    MoveList *l)
@@ -620,19 +635,12 @@ static void gen_out_of_check_chess(Position *pos, const Attackers *a, const King
         if (pin)
             o = keep_pinned(pos, start, o, pin);
     }
-    static const int kinds[3] = { BISHOP, ROOK, QUEEN };
-    for (int k = 0; k < 3; k++) {
-        int t = kinds[k], ndirs = t == QUEEN ? 8 : 4;
-        const int *dirs = t == BISHOP ? geo_diag : t == ROOK ? geo_orth : geo_king;
-        for (int i = 0; i < bt.n[t]; i++) {
-            int sq = bt.sq[t][i], pin = kl->npins ? pin_dir_of(kl, sq) : 0;
-            Move *start = o;
-            for (int j = 0; j < ndirs; j++)
-                o = slide(b, sq, dirs[j], us, o);
-            if (pin)
-                o = keep_pinned(pos, start, o, pin);
-        }
-    }
+    for (int i = 0; i < bt.n[BISHOP]; i++)
+        o = gen_slider(pos, kl, bt.sq[BISHOP][i], geo_diag, 4, o);
+    for (int i = 0; i < bt.n[ROOK]; i++)
+        o = gen_slider(pos, kl, bt.sq[ROOK][i], geo_orth, 4, o);
+    for (int i = 0; i < bt.n[QUEEN]; i++)
+        o = gen_slider(pos, kl, bt.sq[QUEEN][i], geo_king, 8, o);
     o = gen_king_legal(pos, a, o);
     l->n = (int)(o - l->moves);
 }
@@ -679,6 +687,161 @@ void gen_legal(Position *pos, MoveList *l)
     }
     gen_out_of_check_chess(pos, &a, &kl, l);
     gen_castling_chess(pos, &a, l);
+}
+
+/* ---- captures and promotions, for quiescence ----------------------------------------------- */
+
+/* The moves quiescence keeps (the search's order_is_tactical): captures, en passant, a
+ * castling whose Guard captures, promotions. */
+static inline int is_tactical(const Position *pos, Move m)
+{
+    int flag = MV_FLAG(m);
+    if (flag == MF_PROMO || flag == MF_PROMO_WAIVED || flag == MF_EP)
+        return 1;
+    if (flag == MF_CASTLE)
+        return MV_GFROM(m) && pos->board[MV_GTO(m)] != EMPTY;
+    return pos->board[MV_TO(m)] != EMPTY;
+}
+
+static Move *keep_tactical(const Position *pos, Move *start, Move *end)
+{
+    Move *o = start;
+    for (Move *m = start; m < end; m++)
+        if (is_tactical(pos, *m))
+            *o++ = *m;
+    return o;
+}
+
+/* Any legal move that is not a capture or a promotion (none of those being legal)? No move
+ * is played out here, so the piece lists stay as the tactical generator left them. */
+static int has_quiet_move(Position *pos, const Attackers *a, const KingLines *kl)
+{
+    const uint8_t *b = pos->board;
+    int us = pos->side, fwd = us == WHITE ? MB_W : -MB_W;
+    int seventh = us == WHITE ? SQ(-1, 6) : SQ(-1, 1);
+    for (int i = 0; i < pos->pcount[us]; i++) {
+        int sq = pos->plist[us][i], t = PTYPE(b[sq]);
+        int pin = kl->npins ? pin_dir_of(kl, sq) : 0;
+        if (t == PAWN) {
+            /* A push from the seventh rank is a promotion; a pinned pawn pushes only along
+             * a file. */
+            if ((unsigned)(sq - seventh) >= MB_W && b[sq + fwd] == EMPTY &&
+                (!pin || pin == MB_W || pin == -MB_W))
+                return 1;
+        } else if (t == KNIGHT) {
+            if (!pin)
+                for (int k = 0; k < 8; k++)
+                    if (b[sq + geo_knight[k]] == EMPTY)
+                        return 1;
+        } else if (t != KING) {
+            const int *dirs = t == BISHOP ? geo_diag : t == ROOK ? geo_orth : geo_king;
+            int ndirs = t == QUEEN ? 8 : 4;
+            for (int k = 0; k < ndirs; k++)
+                if (b[sq + dirs[k]] == EMPTY && (!pin || dirs[k] == pin || dirs[k] == -pin))
+                    return 1;
+        }
+    }
+    Move buf[8];
+    if (gen_king_legal(pos, a, buf) > buf)
+        return 1; /* only empty squares are left: every King step is quiet */
+    MoveList castles;
+    castles.n = 0;
+    gen_castling_chess(pos, a, &castles);
+    return castles.n > 0;
+}
+
+/* Standard chess out of check: the tactical moves in the order gen_legal gives them. Pieces
+ * whose moves gen_legal plays out (pinned ones, pawns beside an en passant square) take the
+ * full path, so the same trials leave the piece lists in the same order. */
+static void gen_tactical_chess(Position *pos, const Attackers *a, const KingLines *kl,
+                               MoveList *l)
+{
+    const uint8_t *b = pos->board;
+    int us = pos->side, promo_mask = -1, fwd = us == WHITE ? MB_W : -MB_W;
+    int seventh = us == WHITE ? SQ(-1, 6) : SQ(-1, 1);
+    ByType bt;
+    group_by_type(pos, &bt);
+    Move *o = l->moves;
+    for (int i = 0; i < bt.n[PAWN]; i++) {
+        int sq = bt.sq[PAWN][i], pin = kl->npins ? pin_dir_of(kl, sq) : 0;
+        Move *start = o;
+        if (pin || (pos->ep && (sq + fwd + 1 == pos->ep || sq + fwd - 1 == pos->ep))) {
+            o = gen_pawn(pos, sq, o, &promo_mask);
+            o = pin ? keep_pinned(pos, start, o, pin) : keep_safe_ep(pos, start, o);
+            o = keep_tactical(pos, start, o);
+        } else if ((unsigned)(sq - seventh) < MB_W) {
+            o = gen_pawn(pos, sq, o, &promo_mask); /* all its moves are promotions */
+        } else {
+            if (is_enemy(b[sq + fwd - 1], us))
+                o = put(o, sq, sq + fwd - 1, 0, MF_NORMAL);
+            if (is_enemy(b[sq + fwd + 1], us))
+                o = put(o, sq, sq + fwd + 1, 0, MF_NORMAL);
+        }
+    }
+    for (int i = 0; i < bt.n[KNIGHT]; i++) {
+        int sq = bt.sq[KNIGHT][i];
+        if (kl->npins && set_has(&kl->pinned, sq)) {
+            Move *start = o;
+            o = gen_steps(b, sq, geo_knight, us, o);
+            o = keep_pinned(pos, start, o, pin_dir_of(kl, sq));
+            o = keep_tactical(pos, start, o);
+            continue;
+        }
+        for (int k = 0; k < 8; k++)
+            if (is_enemy(b[sq + geo_knight[k]], us))
+                o = put(o, sq, sq + geo_knight[k], 0, MF_NORMAL);
+    }
+    static const int kinds[3] = { BISHOP, ROOK, QUEEN };
+    for (int j = 0; j < 3; j++) {
+        int t = kinds[j], ndirs = t == QUEEN ? 8 : 4;
+        const int *dirs = t == BISHOP ? geo_diag : t == ROOK ? geo_orth : geo_king;
+        for (int i = 0; i < bt.n[t]; i++) {
+            int sq = bt.sq[t][i];
+            if (kl->npins && set_has(&kl->pinned, sq)) {
+                Move *start = o;
+                o = gen_slider(pos, kl, sq, dirs, ndirs, o);
+                o = keep_tactical(pos, start, o);
+                continue;
+            }
+            for (int k = 0; k < ndirs; k++) {
+                int d = dirs[k], s = sq + d;
+                while (b[s] == EMPTY)
+                    s += d;
+                if (is_enemy(b[s], us))
+                    o = put(o, sq, s, 0, MF_NORMAL);
+            }
+        }
+    }
+    int ksq = pos->king[us];
+    for (int k = 0; k < 8; k++) {
+        int t = ksq + geo_king[k];
+        if (!is_enemy(b[t], us))
+            continue;
+        pos->board[ksq] = EMPTY;
+        int safe = !att_attacked_by(b, a, t);
+        pos->board[ksq] = MAKE_PIECE(KING, us);
+        if (safe)
+            o = put(o, ksq, t, 0, MF_NORMAL);
+    }
+    l->n = (int)(o - l->moves);
+}
+
+int gen_legal_tactical(Position *pos, MoveList *l)
+{
+    if (pos->variant != VARIANT_ROYAL) {
+        Attackers a;
+        KingLines kl;
+        att_collect(pos, !pos->side, &a);
+        scan_king(pos, &a, &kl);
+        if (!kl.checks) {
+            gen_tactical_chess(pos, &a, &kl, l);
+            return l->n > 0 || has_quiet_move(pos, &a, &kl);
+        }
+    }
+    gen_legal(pos, l);
+    int any = l->n > 0;
+    l->n = (int)(keep_tactical(pos, l->moves, l->moves + l->n) - l->moves);
+    return any;
 }
 
 int gen_count_legal(Position *pos)
