@@ -36,6 +36,30 @@ static int ray_attacked(const uint8_t *b, int sq, int d, int by, int diagonal, i
     }
 }
 
+/* Standard chess has no Guards and no queen powers: the first piece on each line decides. */
+static int chess_ray_attacked(const uint8_t *b, int sq, int by)
+{
+    uint8_t queen = MAKE_PIECE(QUEEN, by), bishop = MAKE_PIECE(BISHOP, by);
+    uint8_t rook = MAKE_PIECE(ROOK, by);
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++) {
+        int d = geo_diag[i], s = sq + d;
+        while (b[s] == EMPTY)
+            s += d;
+        if (b[s] == queen || b[s] == bishop)
+            return 1;
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++) {
+        int d = geo_orth[i], s = sq + d;
+        while (b[s] == EMPTY)
+            s += d;
+        if (b[s] == queen || b[s] == rook)
+            return 1;
+    }
+    return 0;
+}
+
 int att_attacked(const Position *pos, int sq, int by, int recap, int recap_rook)
 {
     const uint8_t *b = pos->board;
@@ -51,7 +75,9 @@ int att_attacked(const Position *pos, int sq, int by, int recap, int recap_rook)
         ks == DIR_NW || ks == DIR_SE || ks == DIR_SW)
         return 1;
     int royal = pos->variant == VARIANT_ROYAL;
-    int xray = royal && RANK_OF(sq) == pos_first_rank(pos, by);
+    if (!royal)
+        return chess_ray_attacked(b, sq, by);
+    int xray = RANK_OF(sq) == pos_first_rank(pos, by);
     for (int i = 0; i < 4; i++) {
         if (ray_attacked(b, sq, geo_diag[i], by, 1, 0))
             return 1;
