@@ -129,14 +129,6 @@ int att_attackers(const Position *pos, int sq, int by, int recap, int recap_rook
     return n;
 }
 
-int att_in_check(const Position *pos, int color)
-{
-    /* The recorded recapture right belongs to the side to move. */
-    int theirs = pos->side != color;
-    return att_attacked(pos, pos->king[color], !color, theirs ? pos->recap : 0,
-                        theirs ? pos->recap_rook : 0);
-}
-
 uint8_t att_coord[MB_SIZE];
 int8_t att_line_step[2 * ATT_DIFF_OFFSET];
 uint8_t att_kind[2 * ATT_DIFF_OFFSET];
@@ -223,4 +215,69 @@ int att_attacked_by(const uint8_t *b, const Attackers *a, int sq)
         if ((att_kind[att_diff(a->orth[i], sq)] & ATT_K_ORTH) && line_clear(b, a->orth[i], sq))
             return 1;
     return 0;
+}
+
+/* Does the piece of `by` on sq attack k (standard chess)? */
+static int chess_piece_attacks(const uint8_t *b, int sq, int k, int by)
+{
+    int kind = att_kind[att_diff(sq, k)], ahead = sq + (by == WHITE ? MB_W : -MB_W);
+    switch (PTYPE(b[sq])) {
+    case PAWN:
+        return k == ahead - 1 || k == ahead + 1;
+    case KNIGHT:
+        return (kind & ATT_K_KNIGHT) != 0;
+    case BISHOP:
+        return (kind & ATT_K_DIAG) && line_clear(b, sq, k);
+    case ROOK:
+        return (kind & ATT_K_ORTH) && line_clear(b, sq, k);
+    case QUEEN:
+        return (kind & (ATT_K_DIAG | ATT_K_ORTH)) && line_clear(b, sq, k);
+    default:
+        return 0;
+    }
+}
+
+/* Is there a slider of `by` on the line from k through the (now empty) square sq, with
+ * nothing between? */
+static int chess_opened_line(const uint8_t *b, int k, int sq, int by)
+{
+    int kind = att_kind[att_diff(k, sq)];
+    if (!(kind & (ATT_K_DIAG | ATT_K_ORTH)))
+        return 0;
+    int d = att_line_step[att_diff(k, sq)], s = k + d;
+    while (b[s] == EMPTY)
+        s += d;
+    uint8_t p = b[s];
+    if (p == OFF || PCOLOR(p) != by)
+        return 0;
+    int t = PTYPE(p);
+    return t == QUEEN || t == (kind & ATT_K_DIAG ? BISHOP : ROOK);
+}
+
+/* After a legal move m in standard chess, the side to move was safe before it, so a check
+ * can only come from the piece that moved (or the castling Rook) or along a line the move
+ * opened: a handful of tests instead of every line from the King. */
+static int chess_check_after(const Position *pos, Move m)
+{
+    const uint8_t *b = pos->board;
+    int by = !pos->side, k = pos->king[pos->side];
+    int from = MV_FROM(m), to = MV_TO(m), flag = MV_FLAG(m);
+    if (chess_piece_attacks(b, to, k, by) || chess_opened_line(b, k, from, by))
+        return 1;
+    if (flag == MF_EP)
+        return chess_opened_line(b, k, to - (by == WHITE ? MB_W : -MB_W), by);
+    if (flag == MF_CASTLE)
+        return chess_piece_attacks(b, MV_RTO(m), k, by) || chess_opened_line(b, k, MV_RFROM(m), by);
+    return 0;
+}
+
+int att_in_check(const Position *pos, int color)
+{
+    if (color == pos->side && pos->variant != VARIANT_ROYAL && pos->ply > 0 &&
+        pos->hist[pos->ply - 1].move)
+        return chess_check_after(pos, pos->hist[pos->ply - 1].move);
+    /* The recorded recapture right belongs to the side to move. */
+    int theirs = pos->side != color;
+    return att_attacked(pos, pos->king[color], !color, theirs ? pos->recap : 0,
+                        theirs ? pos->recap_rook : 0);
 }

@@ -288,7 +288,21 @@ void gen_pseudo_legal(const Position *pos, MoveList *list)
 
 static int leaves_king_safe(Position *pos, Move m)
 {
-    int us = pos->side;
+    int us = pos->side, from = MV_FROM(m), to = MV_TO(m), flag = MV_FLAG(m);
+    uint8_t *b = pos->board;
+    if (b[to] == EMPTY && (flag == MF_NORMAL || flag == MF_PROMO || flag == MF_PROMO_WAIVED)) {
+        /* A quiet move gives no recapture right and no en passant square, and our piece only
+         * blocks lines whatever its kind: moving it on the board alone is the whole trial
+         * (and leaves the piece lists untouched, as make and unmake would). */
+        uint8_t pc = b[from];
+        int k = from == pos->king[us] ? to : pos->king[us];
+        b[to] = pc;
+        b[from] = EMPTY;
+        int ok = !att_attacked(pos, k, !us, 0, 0);
+        b[from] = pc;
+        b[to] = EMPTY;
+        return ok;
+    }
     pos_make(pos, m);
     int ok = !att_in_check(pos, us);
     pos_unmake(pos);
