@@ -111,7 +111,24 @@ static inline Move *slide(const uint8_t *b, int sq, int d, int us, Move *o)
     return o;
 }
 
-static Move *gen_rook(const Position *pos, int sq, Move *o)
+/* pos_rook_partner for a Rook of the side to move, over its Rooks alone (rooks: their
+ * squares in piece-list order, so the same partner is found first). */
+static int rook_partner(const Position *pos, int sq, const uint8_t *rooks, int nrooks)
+{
+    int us = pos->side;
+    for (int i = 0; i < nrooks; i++) {
+        int o = rooks[i];
+        if (o == sq)
+            continue;
+        if (FILE_OF(o) != FILE_OF(sq) && RANK_OF(o) == pos_first_rank(pos, us))
+            continue; /* along their first rank rule 3.1a applies instead */
+        if (pos_rook_line(pos, sq, o, us) >= 0)
+            return o;
+    }
+    return 0;
+}
+
+static Move *gen_rook(const Position *pos, int sq, const uint8_t *rooks, int nrooks, Move *o)
 {
     const uint8_t *b = pos->board;
     int us = pos->side;
@@ -120,7 +137,7 @@ static Move *gen_rook(const Position *pos, int sq, Move *o)
             o = slide(b, sq, geo_orth[i], us, o);
         return o;
     }
-    int partner = pos_rook_partner(pos, sq, us);
+    int partner = rook_partner(pos, sq, rooks, nrooks);
     int first = RANK_OF(sq) == pos_first_rank(pos, us);
     int pdir = 0;
     if (partner)
@@ -267,7 +284,7 @@ static void gen_pseudo(const Position *pos, MoveList *l)
         for (int k = 0; k < 4; k++)
             o = slide(b, bt.sq[BISHOP][i], geo_diag[k], us, o);
     for (int i = 0; i < bt.n[ROOK]; i++)
-        o = gen_rook(pos, bt.sq[ROOK][i], o);
+        o = gen_rook(pos, bt.sq[ROOK][i], bt.sq[ROOK], bt.n[ROOK], o);
     for (int i = 0; i < bt.n[QUEEN]; i++)
         for (int k = 0; k < 8; k++)
             o = slide(b, bt.sq[QUEEN][i], geo_king[k], us, o);
@@ -358,6 +375,36 @@ static void try_royal_castle(Position *pos, MoveList *out, int ksq, int rsq, int
     }
 }
 
+/* Castling needs only Guards between King and Rook once the Guard has moved, and a Guard
+ * move takes at most one enemy piece away: with another piece of ours, or two enemy pieces,
+ * between them no castling can come out on that side. */
+static int castle_path_blocked(const uint8_t *b, int ksq, int rsq, int dir, int us)
+{
+    int enemies = 0;
+    for (int s = ksq + dir; s != rsq; s += dir) {
+        uint8_t p = b[s];
+        if (p == EMPTY)
+            continue;
+        if (PCOLOR(p) != us ? ++enemies > 1 : !pos_is_guard(p))
+            return 1;
+    }
+    return 0;
+}
+
+/* Could the Guard on g take anything? Without queen powers it reaches three squares. */
+static int guard_may_capture(const Position *pos, int g)
+{
+    if (pos->board[g] & POWER_BIT)
+        return 1;
+    int them = !PCOLOR(pos->board[g]), f = FILE_OF(g), r = RANK_OF(g);
+    for (int i = 0; i < pos->pcount[them]; i++) {
+        int s = pos->plist[them][i];
+        if (abs(FILE_OF(s) - f) <= 3 && abs(RANK_OF(s) - r) <= 3)
+            return 1;
+    }
+    return 0;
+}
+
 static void gen_castling_royal(Position *pos, MoveList *l)
 {
     int us = pos->side, them = !us, fr = pos_first_rank(pos, us);
@@ -373,11 +420,17 @@ static void gen_castling_royal(Position *pos, MoveList *l)
         int dir = side == 0 ? 1 : -1;
         if (!(rights & right) || pos->board[rsq] != MAKE_PIECE(ROOK, us))
             continue;
-        try_royal_castle(pos, &cand, ksq, rsq, dir, 0, 0, 0, 0);
+        int blocked = castle_path_blocked(pos->board, ksq, rsq, dir, us);
+        if (!blocked)
+            try_royal_castle(pos, &cand, ksq, rsq, dir, 0, 0, 0, 0);
         /* Rule 5.4: a Guard standing between may move first, as part of the castling. */
         for (int g = ksq + dir; g != rsq; g += dir) {
             uint8_t guard = pos->board[g];
             if (guard == EMPTY || PCOLOR(guard) != us || !pos_is_guard(guard))
+                continue;
+            /* On a blocked side the Guard's captures are still tried, because taking a piece
+             * off and putting it back reorders the piece lists, which the move order follows. */
+            if (blocked && !guard_may_capture(pos, g))
                 continue;
             MoveList gm;
             gm.n = 0;
