@@ -66,7 +66,7 @@ static inline Move *gen_pawn(const Position *pos, int sq, Move *o, int *promo_ma
         if (*promo_mask < 0)
             *promo_mask = gen_promotion_mask(pos);
         if (!*promo_mask)
-            return o; /* rule 6.1: with nothing to promote to, the pawn cannot reach its last rank */
+            return o; /* rule 6.1: nothing to promote to, so the pawn cannot reach its last rank */
         if (b[to] == EMPTY)
             o = put_promotions(o, sq, to, *promo_mask);
         if (is_enemy(b[to - 1], us))
@@ -538,7 +538,10 @@ typedef struct {
 } SquareSet;
 
 static inline void set_add(SquareSet *s, int sq) { s->w[sq >> 6] |= 1ULL << (sq & 63); }
-static inline int set_has(const SquareSet *s, int sq) { return (int)(s->w[sq >> 6] >> (sq & 63)) & 1; }
+static inline int set_has(const SquareSet *s, int sq)
+{
+    return (int)(s->w[sq >> 6] >> (sq & 63)) & 1;
+}
 
 /* What the lines through the King say: how many pieces give check, the squares that answer a
  * single check (the checker's and those between), and the pinned pieces with the direction
