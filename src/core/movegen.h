@@ -5,6 +5,10 @@
 #include "types.h"
 
 void gen_legal(Position *pos, MoveList *list);
+/* The legal captures and promotions (quiescence's moves), in the order gen_legal gives them,
+ * with the same effect on the piece lists. Returns whether any legal move exists at all, so
+ * that a stalemate is still seen. */
+int gen_legal_tactical(Position *pos, MoveList *list);
 /* Every move of the side to move's pieces that ignores its own King's safety (castling
  * excluded), for explaining why a move is illegal. */
 void gen_pseudo_legal(const Position *pos, MoveList *list);

@@ -57,6 +57,7 @@ static uint8_t castle_masks[2][MB_SIZE];
 /* The castling rights lost when a move starts or ends on a square: built once at start-up. */
 void pos_init_tables(void)
 {
+    att_init_tables();
     for (int v = 0; v < 2; v++) {
         int kf = v == VARIANT_ROYAL ? 5 : 4, last = v == VARIANT_ROYAL ? 9 : 7, top = 7;
         uint8_t *m = castle_masks[v];
@@ -235,8 +236,12 @@ static void touch(const Position *pos, Undo *u, int sq)
  * square, the Rook's and the Guard's ends of a castling. */
 static void touch_move(const Position *pos, Undo *u, Move m)
 {
-    touch(pos, u, MV_FROM(m));
-    touch(pos, u, MV_TO(m));
+    /* The two ends of a move are distinct squares: only castling can repeat one. */
+    u->chg_sq[0] = (uint8_t)MV_FROM(m);
+    u->chg_old[0] = pos->board[MV_FROM(m)];
+    u->chg_sq[1] = (uint8_t)MV_TO(m);
+    u->chg_old[1] = pos->board[MV_TO(m)];
+    u->nchg = 2;
     if (MV_FLAG(m) == MF_EP)
         touch(pos, u, MV_TO(m) - (pos->side == WHITE ? MB_W : -MB_W));
     if (MV_FLAG(m) == MF_CASTLE) {
@@ -290,7 +295,8 @@ void pos_make(Position *pos, Move m)
     touch_move(pos, u, m);
     pos->halfmove++;
     pos->ep = 0;
-    int cmask = pos_castle_mask(pos, from) | pos_castle_mask(pos, to);
+    const uint8_t *masks = castle_masks[pos->variant];
+    int cmask = masks[from] | masks[to];
 
     if (flag == MF_CASTLE) {
         int gf = MV_GFROM(m), gt = MV_GTO(m), rf = MV_RFROM(m), rt = MV_RTO(m);
@@ -302,7 +308,7 @@ void pos_make(Position *pos, Move m)
                 pos_remove(pos, gt);
                 u->captured = cap;
                 pos->halfmove = 0;
-                cmask |= pos_castle_mask(pos, gt);
+                cmask |= masks[gt];
             }
             XOR_PIECE(pos, pos->board[gf], gf);
             XOR_PIECE(pos, pos->board[gf], gt);

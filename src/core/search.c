@@ -276,9 +276,15 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
     }
 
     Ply *p = &s->stack[ply];
-    gen_legal(pos, &p->list);
-    if (p->list.n == 0)
-        return in_check ? -SCORE_MATE + ply : 0;
+    if (!in_check) {
+        /* Only captures and promotions, but a stalemate still counts. */
+        if (!gen_legal_tactical(pos, &p->list))
+            return 0;
+    } else {
+        gen_legal(pos, &p->list);
+        if (p->list.n == 0)
+            return -SCORE_MATE + ply;
+    }
     if (in_check) {
         OrderHints h = { tt_move, { 0, 0 }, 0, { NULL, NULL } };
         order_score(pos, &p->list, p->scores, &h, &s->order, &s->params);
