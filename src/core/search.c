@@ -36,15 +36,15 @@ typedef struct {
 enum {
     SP_RFP_DEPTH, SP_RFP_MARGIN, SP_FUT_DEPTH, SP_FUT_BASE, SP_FUT_MARGIN, SP_LMP_DEPTH,
     SP_NULL_BASE, SP_LMR_BASE, SP_LMR_DIV, SP_HIST_DIV, SP_SEE_MARGIN, SP_DELTA,
-    SP_CONT_HIST, SP_SE_DEPTH, SP_SE_MARGIN, SP_COUNT
+    SP_CONT_HIST, SP_SE_DEPTH, SP_SE_MARGIN, SP_HIST_AGE, SP_COUNT
 };
 static const char *const SP_NAMES[SP_COUNT] = {
     "rfp_depth", "rfp_margin", "fut_depth", "fut_base", "fut_margin", "lmp_depth",
     "null_base", "lmr_base", "lmr_div", "hist_div", "see_margin", "qs_delta",
-    "cont_hist", "se_depth", "se_margin",
+    "cont_hist", "se_depth", "se_margin", "hist_age",
 };
 static const int SP_DEFAULTS[SP_COUNT] = { 6, 90, 6, 100, 90, 5, 3, 75, 225, 6000, 100, 200,
-                                           1, 6, 3 };
+                                           1, 6, 3, 1 };
 
 struct Search {
     TT tt;
@@ -739,6 +739,23 @@ void search_ponderhit(Search *s)
     s->pondering = 0;
 }
 
+/* What the last search learnt about quiet moves is partly stale after the moves played
+ * since: each search starts from the history divided by 2^hist_age (0 keeps it
+ * whole), so fresh results outweigh old ones without losing the order they give. */
+static void age_history(Search *s)
+{
+    int *h = &s->order.history[0][0][0];
+    int16_t *c = &s->order.cont[0][0][0][0];
+    /* Halving by a constant, once per bit, keeps the loops vectorised: the tables are
+     * megabytes and this runs before every search. */
+    for (int k = 0; k < s->sp[SP_HIST_AGE] && k < 15; k++) {
+        for (size_t i = 0; i < sizeof s->order.history / sizeof *h; i++)
+            h[i] /= 2;
+        for (size_t i = 0; i < sizeof s->order.cont / sizeof *c; i++)
+            c[i] = (int16_t)(c[i] / 2);
+    }
+}
+
 void search_go(Search *s, const Position *pos, const SearchLimits *lim, SearchReport report,
                void *ctx, uint64_t ticket, SearchResult *out)
 {
@@ -763,6 +780,7 @@ void search_go(Search *s, const Position *pos, const SearchLimits *lim, SearchRe
         return; /* out of memory: no move */
     }
     tt_new_search(&s->tt);
+    age_history(s);
     for (int i = 0; i < MAX_PLY + 4; i++)
         s->stack[i].killers[0] = s->stack[i].killers[1] = 0;
     init_root(s);
