@@ -36,15 +36,16 @@ typedef struct {
 enum {
     SP_RFP_DEPTH, SP_RFP_MARGIN, SP_FUT_DEPTH, SP_FUT_BASE, SP_FUT_MARGIN, SP_LMP_DEPTH,
     SP_NULL_BASE, SP_LMR_BASE, SP_LMR_DIV, SP_HIST_DIV, SP_SEE_MARGIN, SP_DELTA,
-    SP_CONT_HIST, SP_SE_DEPTH, SP_SE_MARGIN, SP_HIST_AGE, SP_COUNT
+    SP_CONT_HIST, SP_SE_DEPTH, SP_SE_MARGIN, SP_HIST_AGE, SP_RAZOR_DEPTH, SP_RAZOR_MARGIN,
+    SP_COUNT
 };
 static const char *const SP_NAMES[SP_COUNT] = {
     "rfp_depth", "rfp_margin", "fut_depth", "fut_base", "fut_margin", "lmp_depth",
     "null_base", "lmr_base", "lmr_div", "hist_div", "see_margin", "qs_delta",
-    "cont_hist", "se_depth", "se_margin", "hist_age",
+    "cont_hist", "se_depth", "se_margin", "hist_age", "razor_depth", "razor_margin",
 };
 static const int SP_DEFAULTS[SP_COUNT] = { 6, 90, 6, 100, 90, 5, 3, 75, 225, 6000, 100, 200,
-                                           1, 6, 3, 1 };
+                                           1, 6, 3, 1, 2, 250 };
 
 struct Search {
     TT tt;
@@ -319,6 +320,15 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
         /* Reverse futility: far above beta with little depth left, a cut-off is near sure. */
         if (depth <= s->sp[SP_RFP_DEPTH] && eval - s->sp[SP_RFP_MARGIN] * (depth - improving) >= beta)
             return eval;
+        /* Razoring: so far below alpha this near the leaves, only a capture could save the
+         * node; when quiescence agrees that none does, trust it. */
+        if (depth <= s->sp[SP_RAZOR_DEPTH] && eval + s->sp[SP_RAZOR_MARGIN] * depth <= alpha) {
+            int v = qsearch(s, alpha, alpha + 1, ply);
+            if (s->stopped)
+                return 0;
+            if (v <= alpha)
+                return v;
+        }
         /* Null move: if passing still beats beta, a real move will (not in pawn endings,
          * where zugzwang is common). */
         if (null_ok && depth >= 2 && eval >= beta && has_pieces(pos, pos->side)) {
