@@ -37,15 +37,16 @@ enum {
     SP_RFP_DEPTH, SP_RFP_MARGIN, SP_FUT_DEPTH, SP_FUT_BASE, SP_FUT_MARGIN, SP_LMP_DEPTH,
     SP_NULL_BASE, SP_LMR_BASE, SP_LMR_DIV, SP_HIST_DIV, SP_SEE_MARGIN, SP_DELTA,
     SP_CONT_HIST, SP_SE_DEPTH, SP_SE_MARGIN, SP_HIST_AGE, SP_RAZOR_DEPTH, SP_RAZOR_MARGIN,
-    SP_COUNT
+    SP_SEE_QUIET, SP_COUNT
 };
 static const char *const SP_NAMES[SP_COUNT] = {
     "rfp_depth", "rfp_margin", "fut_depth", "fut_base", "fut_margin", "lmp_depth",
     "null_base", "lmr_base", "lmr_div", "hist_div", "see_margin", "qs_delta",
     "cont_hist", "se_depth", "se_margin", "hist_age", "razor_depth", "razor_margin",
+    "see_quiet",
 };
 static const int SP_DEFAULTS[SP_COUNT] = { 6, 90, 6, 100, 90, 5, 3, 75, 225, 6000, 100, 200,
-                                           1, 6, 3, 1, 2, 250 };
+                                           1, 6, 3, 1, 2, 250, 60 };
 
 struct Search {
     TT tt;
@@ -259,6 +260,15 @@ static inline ContHist *cont_of(Search *s, Move m)
     return s->sp[SP_CONT_HIST] ? order_cont_of(&s->order, &s->pos, m) : NULL;
 }
 
+/* A quiet move near the leaves that puts a piece where it is simply lost (see_quiet cp per
+ * ply of depth, 0 = never). */
+static int see_quiet_loses(Search *s, Move m, int depth)
+{
+    int margin = s->sp[SP_SEE_QUIET];
+    return margin > 0 && depth <= s->sp[SP_FUT_DEPTH] &&
+           see_value(&s->pos, m, &s->params) < -margin * depth;
+}
+
 static void update_pv(Search *s, int ply, Move m)
 {
     s->pv[ply][0] = m;
@@ -400,7 +410,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
                 hopeless = (depth <= s->sp[SP_LMP_DEPTH] &&
                             searched >= (3 + depth * depth) / (improving ? 1 : 2) + 2) ||
                            (depth <= s->sp[SP_FUT_DEPTH] &&
-                            eval + s->sp[SP_FUT_BASE] + s->sp[SP_FUT_MARGIN] * depth <= alpha);
+                            eval + s->sp[SP_FUT_BASE] + s->sp[SP_FUT_MARGIN] * depth <= alpha) ||
+                           see_quiet_loses(s, m, depth);
             else
                 hopeless = !pv_node && depth <= 5 && sc_order < 0 &&
                            see_value(pos, m, &s->params) < -s->sp[SP_SEE_MARGIN] * depth;
