@@ -338,7 +338,7 @@ def test_search_feature_switches() -> None:
     search = _core.Search(4)
     params = search.params()
     assert (params["cont_hist"], params["se_depth"], params["se_margin"]) == (1, 6, 3)
-    assert (params["razor_depth"], params["razor_margin"], params["see_quiet"]) == (2, 250, 60)
+    assert (params["razor_depth"], params["razor_margin"], params["see_quiet"]) == (3, 250, 60)
     on = search.go(fen, 0, depth=8)["nodes"]
     for name in ("cont_hist", "se_depth", "razor_depth", "see_quiet"):
         search.set_param(name, 0)

@@ -46,7 +46,7 @@ static const char *const SP_NAMES[SP_COUNT] = {
     "see_quiet",
 };
 static const int SP_DEFAULTS[SP_COUNT] = { 6, 90, 6, 100, 90, 5, 3, 75, 225, 6000, 100, 200,
-                                           1, 6, 3, 1, 2, 250, 60 };
+                                           1, 6, 3, 1, 3, 250, 60 };
 
 struct Search {
     TT tt;
