@@ -338,8 +338,9 @@ def test_search_feature_switches() -> None:
     search = _core.Search(4)
     params = search.params()
     assert (params["cont_hist"], params["se_depth"], params["se_margin"]) == (1, 6, 3)
+    assert (params["razor_depth"], params["razor_margin"], params["see_quiet"]) == (3, 250, 60)
     on = search.go(fen, 0, depth=8)["nodes"]
-    for name in ("cont_hist", "se_depth"):
+    for name in ("cont_hist", "se_depth", "razor_depth", "see_quiet"):
         search.set_param(name, 0)
         search.clear()
         off = search.go(fen, 0, depth=8)["nodes"]
@@ -347,6 +348,24 @@ def test_search_feature_switches() -> None:
         search.clear()
         assert off != on, name
         assert search.go(fen, 0, depth=8)["nodes"] == on
+
+
+def test_history_aging_switch() -> None:
+    """hist_age shifts the move-ordering history down between searches; 0 keeps it whole."""
+    first = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    second = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1"
+    search = _core.Search(4)
+    assert search.params()["hist_age"] == 1
+
+    def second_search(age: int) -> int:
+        search.set_param("hist_age", age)
+        search.clear()
+        search.go(first, 0, depth=8)
+        return int(search.go(second, 0, depth=8)["nodes"])
+
+    aged, whole = second_search(1), second_search(0)
+    assert aged != whole
+    assert second_search(1) == aged
 
 
 def test_bench_signature_is_deterministic() -> None:

@@ -46,15 +46,17 @@ typedef struct {
 enum {
     SP_RFP_DEPTH, SP_RFP_MARGIN, SP_FUT_DEPTH, SP_FUT_BASE, SP_FUT_MARGIN, SP_LMP_DEPTH,
     SP_NULL_BASE, SP_LMR_BASE, SP_LMR_DIV, SP_HIST_DIV, SP_SEE_MARGIN, SP_DELTA,
-    SP_CONT_HIST, SP_SE_DEPTH, SP_SE_MARGIN, SP_COUNT
+    SP_CONT_HIST, SP_SE_DEPTH, SP_SE_MARGIN, SP_HIST_AGE, SP_RAZOR_DEPTH, SP_RAZOR_MARGIN,
+    SP_SEE_QUIET, SP_COUNT
 };
 static const char *const SP_NAMES[SP_COUNT] = {
     "rfp_depth", "rfp_margin", "fut_depth", "fut_base", "fut_margin", "lmp_depth",
     "null_base", "lmr_base", "lmr_div", "hist_div", "see_margin", "qs_delta",
-    "cont_hist", "se_depth", "se_margin",
+    "cont_hist", "se_depth", "se_margin", "hist_age", "razor_depth", "razor_margin",
+    "see_quiet",
 };
 static const int SP_DEFAULTS[SP_COUNT] = { 6, 90, 6, 100, 90, 5, 3, 75, 225, 6000, 100, 200,
-                                           1, 6, 3 };
+                                           1, 6, 3, 1, 3, 250, 60 };
 
 struct Search {
     TT tt;
@@ -340,6 +342,15 @@ static inline ContHist *cont_of(Search *s, Move m)
     return s->sp[SP_CONT_HIST] ? order_cont_of(&s->order, &s->pos, m) : NULL;
 }
 
+/* A quiet move near the leaves that puts a piece where it is simply lost (see_quiet cp per
+ * ply of depth, 0 = never). */
+static int see_quiet_loses(Search *s, Move m, int depth)
+{
+    int margin = s->sp[SP_SEE_QUIET];
+    return margin > 0 && depth <= s->sp[SP_FUT_DEPTH] &&
+           see_value(&s->pos, m, &s->params) < -margin * depth;
+}
+
 static void update_pv(Search *s, int ply, Move m)
 {
     s->pv[ply][0] = m;
@@ -401,6 +412,15 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
         /* Reverse futility: far above beta with little depth left, a cut-off is near sure. */
         if (depth <= s->sp[SP_RFP_DEPTH] && eval - s->sp[SP_RFP_MARGIN] * (depth - improving) >= beta)
             return eval;
+        /* Razoring: so far below alpha this near the leaves, only a capture could save the
+         * node; when quiescence agrees that none does, trust it. */
+        if (depth <= s->sp[SP_RAZOR_DEPTH] && eval + s->sp[SP_RAZOR_MARGIN] * depth <= alpha) {
+            int v = qsearch(s, alpha, alpha + 1, ply);
+            if (s->stopped)
+                return 0;
+            if (v <= alpha)
+                return v;
+        }
         /* Null move: if passing still beats beta, a real move will (not in pawn endings,
          * where zugzwang is common). */
         if (null_ok && depth >= 2 && eval >= beta && has_pieces(pos, pos->side)) {
@@ -472,7 +492,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
                 hopeless = (depth <= s->sp[SP_LMP_DEPTH] &&
                             searched >= (3 + depth * depth) / (improving ? 1 : 2) + 2) ||
                            (depth <= s->sp[SP_FUT_DEPTH] &&
-                            eval + s->sp[SP_FUT_BASE] + s->sp[SP_FUT_MARGIN] * depth <= alpha);
+                            eval + s->sp[SP_FUT_BASE] + s->sp[SP_FUT_MARGIN] * depth <= alpha) ||
+                           see_quiet_loses(s, m, depth);
             else
                 hopeless = !pv_node && depth <= 5 && sc_order < 0 &&
                            see_value(pos, m, &s->params) < -s->sp[SP_SEE_MARGIN] * depth;
@@ -835,6 +856,23 @@ void search_ponderhit(Search *s)
     s->pondering = 0;
 }
 
+/* What the last search learnt about quiet moves is partly stale after the moves played
+ * since: each search starts from the history divided by 2^hist_age (0 keeps it
+ * whole), so fresh results outweigh old ones without losing the order they give. */
+static void age_history(Search *s)
+{
+    int *h = &s->order.history[0][0][0];
+    int16_t *c = &s->order.cont[0][0][0][0];
+    /* Halving by a constant, once per bit, keeps the loops vectorised: the tables are
+     * megabytes and this runs before every search. */
+    for (int k = 0; k < s->sp[SP_HIST_AGE] && k < 15; k++) {
+        for (size_t i = 0; i < sizeof s->order.history / sizeof *h; i++)
+            h[i] /= 2;
+        for (size_t i = 0; i < sizeof s->order.cont / sizeof *c; i++)
+            c[i] = (int16_t)(c[i] / 2);
+    }
+}
+
 void search_go(Search *s, const Position *pos, const SearchLimits *lim, SearchReport report,
                void *ctx, uint64_t ticket, SearchResult *out)
 {
@@ -861,6 +899,7 @@ void search_go(Search *s, const Position *pos, const SearchLimits *lim, SearchRe
     tt_new_search(&s->tt);
     if (s->evals_version != s->params.version)
         forget_evals(s);
+    age_history(s);
     for (int i = 0; i < MAX_PLY + 4; i++)
         s->stack[i].killers[0] = s->stack[i].killers[1] = 0;
     init_root(s);
