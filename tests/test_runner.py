@@ -6,6 +6,7 @@ figures, analysis and self-play data. The same jobs on a real Ray cluster: test_
 from __future__ import annotations
 
 import io
+import lzma
 import math
 import os
 import signal
@@ -450,6 +451,10 @@ def test_datagen_writes_positions_that_read_back(tmp_path: Path, variant: str) -
     assert len(again) == 60 and again[:40] == positions
     ids = [g.id for g in read_games(out)]
     assert len(ids) == len(set(ids))
+    # an xz-compressed copy (how the repository keeps its data sets) reads the same
+    packed = tmp_path / f"{variant}.bin.xz"
+    packed.write_bytes(lzma.compress(out.read_bytes()))
+    assert list(read_positions(packed)) == again
 
 
 def test_output_refuses_to_overwrite_and_cuts_partial_records(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ is dropped by ``--resume``, and :func:`read_positions` reads any complete prefix
 
 from __future__ import annotations
 
+import lzma
 import os
 import random
 import struct
@@ -128,9 +129,16 @@ def _prefix(data: bytes) -> int:
     return end
 
 
+_XZ_MAGIC = b"\xfd7zXZ\x00"
+
+
 def read_games(path: str | os.PathLike[str]) -> Iterator[GameData]:
-    """The complete games of a datagen file."""
-    for _, game in _blocks(Path(path).read_bytes()):
+    """The complete games of a datagen file, plain or xz-compressed (as the data sets kept
+    in the repository are: ``xz`` shrinks them about six times)."""
+    data = Path(path).read_bytes()
+    if data.startswith(_XZ_MAGIC):
+        data = lzma.decompress(data)
+    for _, game in _blocks(data):
         yield game
 
 
