@@ -123,3 +123,23 @@ def test_keep_best_returns_the_lowest_validation_epoch(tmp_path: Path) -> None:
     assert min(seen) < seen[-1]  # this data overfits: the best epoch is not the last
     assert evaluate_loss(model, held, cfg, torch.device("cpu")) == pytest.approx(min(seen))
     assert evaluate_loss(last, held, cfg, torch.device("cpu")) == pytest.approx(seen[-1])
+
+
+def test_factorised_net_exports_its_folded_weights(tmp_path: Path) -> None:
+    """The shared per-piece, rank and file rows are added into each input's row on export:
+    the engine's net evaluates as the factorised float model does."""
+    path = tmp_path / "royal.bin"
+    make_datagen_file(path, "royal", games=4, seed=17)
+    data = train_data.load([path])
+    cfg = Config(hidden=16, epochs=4, batch=64, lr=3e-3, seed=2, factorise=True, decay=1.0)
+    model, losses = train(data, cfg)
+    assert losses[-1] < losses[0]
+    assert float(model.f_piece.abs().sum()) > 0  # the shared rows did learn
+    net_path = tmp_path / "net.nnue"
+    write_net(net_path, model.export())
+    net = load_net(net_path, "royal")
+    with torch.no_grad():
+        want = model.centipawns(data.stm, data.nstm).tolist()
+    fens = [p.fen for p in read_positions(path)]
+    diffs = [net.evaluate(fen) - w for fen, w in zip(fens, want, strict=True)]
+    assert sum(map(abs, diffs)) / len(diffs) <= 8

@@ -2,7 +2,7 @@
 
 python -m train DATA.bin [DATA2.bin ...] -o royal.nnue [--variant royal] [--hidden 128]
     [--epochs 10] [--batch 4096] [--lr 1e-3] [--wdl 0.3] [--seed 1] [--device cpu]
-    [--validation 0.1] [--threads 1] [--cache DIR] [--last]
+    [--validation 0.1] [--threads 1] [--cache DIR] [--factorise] [--last]
 """
 
 from __future__ import annotations
@@ -34,6 +34,11 @@ def main(argv: list[str] | None = None) -> int:
         help="share of the games held out to report a validation loss (0.1)",
     )
     ap.add_argument(
+        "--factorise",
+        action="store_true",
+        help="train with shared per-piece, per-rank and per-file weights (folded on export)",
+    )
+    ap.add_argument(
         "--last",
         action="store_true",
         help="export the last epoch's net, not the one with the lowest validation loss",
@@ -41,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     cfg = Config()
     for name in ("hidden", "epochs", "batch"):
         ap.add_argument(f"--{name}", type=int, default=getattr(cfg, name))
-    for name in ("lr", "wdl", "k"):
+    for name in ("lr", "wdl", "k", "decay"):
         ap.add_argument(f"--{name}", type=float, default=getattr(cfg, name))
     ap.add_argument("--seed", type=int, default=cfg.seed)
     ap.add_argument("--threads", type=int, default=cfg.threads, help="CPU threads (1)")
@@ -59,7 +64,9 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         device=args.device,
         threads=args.threads,
+        decay=args.decay,
         keep_best=not args.last,
+        factorise=args.factorise,
     )
     start = time.monotonic()
     everything = load(args.data, args.variant, args.limit, args.cache)

@@ -29,6 +29,11 @@ class Config:
     threads: int = 1
     """CPU threads for torch: 1 by default, as the machines this runs on are shared (and a
     second thread gains little on small batches)."""
+    decay: float = 0.0
+    """AdamW weight decay of the inputs' own weights (not the shared factors or the output)."""
+    factorise: bool = False
+    """Train with shared per-piece, per-rank and per-file weights (model.Nnue._add_factors),
+    folded into the exported net."""
     keep_best: bool = True
     """With a validation set: return the model of the epoch with the lowest validation loss
     (not the last one), so that too many epochs cannot overfit the exported net."""
@@ -95,8 +100,15 @@ def train(
     seed_all(cfg.seed)
     torch.set_num_threads(cfg.threads)
     device = pick_device(cfg.device)
-    model = Nnue(data.variant, cfg.hidden, cfg.activation).to(device)
-    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
+    model = Nnue(data.variant, cfg.hidden, cfg.activation, cfg.factorise).to(device)
+    # Weight decay on the inputs' own rows only: with factors, what a square does not need
+    # beyond its piece's shared rows decays away (the usual remedy for little data).
+    own = [model.ft.weight]
+    rest = [p for p in model.parameters() if p is not model.ft.weight]
+    opt = torch.optim.AdamW(
+        [{"params": own, "weight_decay": cfg.decay}, {"params": rest, "weight_decay": 0.0}],
+        lr=cfg.lr,
+    )
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, cfg.epochs))
     gen = torch.Generator().manual_seed(cfg.seed)
     losses = [evaluate_loss(model, data, cfg, device)]
