@@ -199,9 +199,10 @@ class Engine:
 
     ``level`` is 1 (a beginner) to 20 (full strength, the default); ``elo`` instead picks
     the level nearest to a standard-chess rating. ``hash_mb`` sizes the hash table. ``seed``
-    makes the weak levels' choices repeatable. ``evaluation`` is ``"classic"`` (the
-    hand-written evaluation, the default) or ``"nnue"`` (a net: ``eval_file``, else the one
-    bundled for the game; see :meth:`set_evaluation`).
+    makes the weak levels' choices repeatable. ``evaluation`` is ``"auto"`` (the default:
+    each game's net bundled with the package, the hand-written evaluation for a game without
+    one), ``"classic"`` (the hand-written evaluation) or ``"nnue"`` (a net: ``eval_file``,
+    else the one bundled for the game; see :meth:`set_evaluation`).
 
     One engine runs one search at a time (a second call waits for the first); use two
     engines to search two positions at once.
@@ -214,7 +215,7 @@ class Engine:
         elo: int | None = None,
         hash_mb: int = 16,
         seed: int | None = None,
-        evaluation: str = "classic",
+        evaluation: str = "auto",
         eval_file: str | os.PathLike[str] | None = None,
     ) -> None:
         if level is not None and elo is not None:
@@ -285,23 +286,35 @@ class Engine:
 
     @property
     def evaluation(self) -> str:
-        """``"classic"`` or ``"nnue"``."""
+        """``"auto"``, ``"classic"`` or ``"nnue"`` (see :meth:`set_evaluation`)."""
         return self._evaluation
+
+    def evaluation_for(self, variant: str) -> str:
+        """What evaluates positions of *variant* (``"chess"`` or ``"royal"``): ``"nnue"`` or
+        ``"classic"``."""
+        if self._evaluation == "classic":
+            return "classic"
+        return "nnue" if self._evaluation == "nnue" or variant in self._nets else "classic"
 
     def set_evaluation(
         self, evaluation: str, eval_file: str | os.PathLike[str] | None = None
     ) -> None:
-        """Evaluate with the hand-written evaluation (``"classic"``) or a net (``"nnue"``).
+        """Evaluate with the hand-written evaluation (``"classic"``), a net (``"nnue"``), or
+        each game's net where there is one and the hand-written evaluation elsewhere
+        (``"auto"``, the default).
 
-        With ``"nnue"``, *eval_file* is a net file (its header names its game); a game without
-        one uses the net bundled with the package, if any. A bad file raises
+        With ``"nnue"`` or ``"auto"``, *eval_file* is a net file (its header names its game);
+        a game without one uses the net bundled with the package, if any. A bad file raises
         :class:`~royalchess.nnue.NetFileError` naming the problem, and so does searching a
-        game that has no net: the engine never falls back to the other evaluation.
+        game that has no net under ``"nnue"``: the engine never falls back to the other
+        evaluation behind the caller's back (``"auto"`` is the documented choice per game).
         """
-        if evaluation not in ("classic", "nnue"):
-            raise ValueError(f"evaluation must be 'classic' or 'nnue', not {evaluation!r}")
+        if evaluation not in ("auto", "classic", "nnue"):
+            raise ValueError(
+                f"evaluation must be 'auto', 'classic' or 'nnue', not {evaluation!r}"
+            )
         nets: dict[str, _core.Net] = {}
-        if evaluation == "nnue":
+        if evaluation != "classic":
             if eval_file is not None:
                 game = net_game(eval_file)
                 nets[game] = load_net(eval_file, game)
@@ -309,7 +322,7 @@ class Engine:
                 path = None if name in nets else bundled_net(name)
                 if path is not None:
                     nets[name] = load_net(path, name)
-            if not nets:
+            if not nets and evaluation == "nnue":
                 raise NetFileError(
                     "no net to evaluate with: give eval_file (this package bundles none)"
                 )

@@ -7,7 +7,9 @@ Chess, whose moves are spelled as on the rules page (``f1h1j1g1`` castling, ``e7
 Options: ``Hash``, ``MultiPV``, ``Skill Level`` (1-20), ``UCI_LimitStrength`` with
 ``UCI_Elo``, ``UCI_Variant`` (``chess``, ``royal``), ``Move Overhead``, ``Ponder``,
 ``Clear Hash``, ``UseNNUE`` and ``EvalFile`` (a net file; without one, the nets bundled with
-the package). Lines it cannot use are answered with ``info string`` and otherwise ignored:
+the package). Until ``UseNNUE`` is set, each game with a bundled net (or an ``EvalFile``)
+plays with it and the others with the classic evaluation; ``true`` then asks for a net in
+every game (an error for a game without one), ``false`` for the classic evaluation. Lines it cannot use are answered with ``info string`` and otherwise ignored:
 the server never stops on bad input, only on ``quit`` or the end of its input.
 """
 
@@ -24,6 +26,7 @@ from royalchess.engine import Engine, Info, Limit
 from royalchess.errors import ChessError
 from royalchess.levels import LEVEL_ELO, MAX_LEVEL, MIN_LEVEL, level_for_elo
 from royalchess.move import Move
+from royalchess.nnue import bundled_net
 from royalchess.variants import VARIANTS
 
 __all__ = ["UciServer", "main"]
@@ -46,7 +49,8 @@ class _Options:
         self.variant = "chess"
         self.overhead_ms = 30
         self.ponder = False
-        self.use_nnue = False
+        self.use_nnue: bool | None = None
+        """None until set: the engine's default (each game's bundled net, else classic)."""
         self.eval_file = ""
 
     def level(self) -> int:
@@ -65,7 +69,8 @@ def _option_lines() -> list[str]:
         + " ".join(f"var {name}" for name in sorted(VARIANTS)),
         "option name Move Overhead type spin default 30 min 0 max 5000",
         "option name Ponder type check default false",
-        "option name UseNNUE type check default false",
+        "option name UseNNUE type check default "
+        + ("true" if any(bundled_net(name) for name in VARIANTS) else "false"),
         "option name EvalFile type string default <empty>",
     ]
 
@@ -215,7 +220,8 @@ class UciServer:
                 path = ""
             self._finish_search()
             # a bad net file is refused here (info string error) and nothing changes
-            self._engine.set_evaluation("nnue" if use else "classic", path or None)
+            mode = "auto" if use is None else "nnue" if use else "classic"
+            self._engine.set_evaluation(mode, path or None)
             opts.use_nnue, opts.eval_file = use, path
         else:
             raise ValueError(f"no option named {name!r}")

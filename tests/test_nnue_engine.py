@@ -1,5 +1,6 @@
 """The engine with a net: Engine(evaluation="nnue", eval_file=...) and the UCI options UseNNUE
-and EvalFile. The classic evaluation stays the default; a missing or bad net is an error."""
+and EvalFile. By default each game uses its bundled net, if any, else the classic evaluation; a
+missing or bad net is an error."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from test_uci import Session
 
 from royalchess import Board
 from royalchess.engine import Engine, Limit
-from royalchess.nnue import NetFileError, load_net, write_net
+from royalchess.nnue import NetFileError, bundled_net, load_net, write_net
 
 
 @pytest.fixture
@@ -21,14 +22,37 @@ def royal_net(tmp_path: Path) -> Path:
     return path
 
 
-def test_classic_is_the_default() -> None:
-    assert Engine().evaluation == "classic"
+def test_the_default_is_each_games_bundled_net_else_classic() -> None:
+    engine = Engine()
+    assert engine.evaluation == "auto"
+    for name in ("chess", "royal"):
+        want = "nnue" if bundled_net(name) else "classic"
+        assert engine.evaluation_for(name) == want
+        board = Board(variant=name)
+        board.push(next(iter(board.legal_moves)))
+        expect = (
+            load_net(bundled_net(name), name).evaluate(board.fen())  # type: ignore[arg-type]
+            if want == "nnue"
+            else Engine(evaluation="classic").evaluate(board)
+        )
+        assert engine.evaluate(board) == expect
+    assert Engine(evaluation="classic").evaluation_for("royal") == "classic"
+
+
+def test_auto_with_an_eval_file_uses_it_for_its_game_only(royal_net: Path) -> None:
+    engine = Engine(eval_file=royal_net)
+    assert engine.evaluation_for("royal") == "nnue"
+    board = Board(variant="royal")
+    assert engine.evaluate(board) == load_net(royal_net, "royal").evaluate(board.fen())
+    chess = "nnue" if bundled_net("chess") else "classic"
+    assert engine.evaluation_for("chess") == chess
+    assert engine.play(Board(), Limit(nodes=100)) in Board().legal_moves
 
 
 def test_nnue_engine_evaluates_and_plays_with_the_net(royal_net: Path) -> None:
     board = Board(variant="royal")
     board.push_san("e4")
-    classic = Engine().evaluate(board)
+    classic = Engine(evaluation="classic").evaluate(board)
     engine = Engine(evaluation="nnue", eval_file=royal_net)
     assert engine.evaluation == "nnue"
     want = load_net(royal_net, "royal").evaluate(board.fen())
@@ -42,8 +66,9 @@ def test_nnue_engine_evaluates_and_plays_with_the_net(royal_net: Path) -> None:
 
 
 def test_nnue_without_a_net_or_with_a_bad_one(tmp_path: Path, royal_net: Path) -> None:
-    with pytest.raises(NetFileError, match="no net to evaluate with"):
-        Engine(evaluation="nnue")
+    if not bundled_net("chess") and not bundled_net("royal"):
+        with pytest.raises(NetFileError, match="no net to evaluate with"):
+            Engine(evaluation="nnue")
     with pytest.raises(NetFileError, match="net file not found"):
         Engine(evaluation="nnue", eval_file=tmp_path / "missing.nnue")
     bad = tmp_path / "bad.nnue"
@@ -51,7 +76,7 @@ def test_nnue_without_a_net_or_with_a_bad_one(tmp_path: Path, royal_net: Path) -
     bad.write_bytes(data[:-10])
     with pytest.raises(NetFileError, match="truncated"):
         Engine(evaluation="nnue", eval_file=bad)
-    with pytest.raises(ValueError, match="'classic' or 'nnue'"):
+    with pytest.raises(ValueError, match="'auto', 'classic' or 'nnue'"):
         Engine(evaluation="neural")
 
 
@@ -60,10 +85,16 @@ def test_uci_options(royal_net: Path) -> None:
     try:
         session.send("uci")
         text = "\n".join([session.wait_for("uciok"), *session.lines])
-        assert "option name UseNNUE type check default false" in text
+        bundled = bool(bundled_net("chess") or bundled_net("royal"))
+        default = "true" if bundled else "false"
+        assert f"option name UseNNUE type check default {default}" in text
         assert "option name EvalFile type string default <empty>" in text
-        session.send("setoption name UseNNUE value true")
-        assert "no net to evaluate with" in session.wait_for("info string error")
+        assert session.server._engine.evaluation == "auto"
+        session.send("setoption name UseNNUE value false")
+        assert session.server._engine.evaluation == "classic"
+        if not bundled:
+            session.send("setoption name UseNNUE value true")
+            assert "no net to evaluate with" in session.wait_for("info string error")
         session.send("setoption name EvalFile value /nowhere/royal.nnue")
         session.send("setoption name UseNNUE value true")
         assert "net file not found" in session.wait_for("info string error")

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: t
 
 from train import data as train_data
 from train.__main__ import main as train_main
-from train.trainer import Config, train
+from train.trainer import Config, evaluate_loss, train
 
 torch.set_num_threads(1)  # the machine's cores are shared; one thread is also reproducible
 
@@ -88,3 +88,58 @@ def test_command_line(tmp_path: Path) -> None:
     )
     net = load_net(out, "royal")
     assert (net.inputs, net.hidden) == (1600, 16)
+
+
+def test_validation_holds_out_whole_games_and_cache_matches(tmp_path: Path) -> None:
+    path = tmp_path / "royal.bin"
+    make_datagen_file(path, "royal", games=10, seed=11)
+    data = train_data.load([path, path])  # a file twice: its games count twice
+    assert data.game is not None and int(data.game.max()) == 19
+    fit, held = train_data.split(data, 0.3, seed=2)
+    assert len(fit) + len(held) == len(data)
+    assert held.game is not None and fit.game is not None
+    assert set(held.game.tolist()).isdisjoint(fit.game.tolist())
+    assert len(set(held.game.tolist())) == 6
+
+    cache = tmp_path / "cache"
+    first = train_data.load([path], cache_dir=cache)
+    assert len(list(cache.iterdir())) == 1
+    again = train_data.load([path], cache_dir=cache)  # read back from the cache
+    plain = train_data.load([path])
+    for d in (first, again):
+        for name in ("stm", "nstm", "score", "result", "game"):
+            assert torch.equal(getattr(d, name), getattr(plain, name))
+
+
+def test_keep_best_returns_the_lowest_validation_epoch(tmp_path: Path) -> None:
+    path = tmp_path / "royal.bin"
+    make_datagen_file(path, "royal", games=6, seed=13)
+    fit, held = train_data.split(train_data.load([path]), 0.34, seed=1)
+    seen: list[float] = []
+    cfg = Config(hidden=16, epochs=6, batch=32, lr=2e-2, seed=5, device="cpu")
+    model, _ = train(fit, cfg, lambda _e, _l, v: seen.append(v or 0.0), held)
+    cfg_last = Config(hidden=16, epochs=6, batch=32, lr=2e-2, seed=5, keep_best=False)
+    last, _ = train(fit, cfg_last, None, held)
+    assert min(seen) < seen[-1]  # this data overfits: the best epoch is not the last
+    assert evaluate_loss(model, held, cfg, torch.device("cpu")) == pytest.approx(min(seen))
+    assert evaluate_loss(last, held, cfg, torch.device("cpu")) == pytest.approx(seen[-1])
+
+
+def test_factorised_net_exports_its_folded_weights(tmp_path: Path) -> None:
+    """The shared per-piece, rank and file rows are added into each input's row on export:
+    the engine's net evaluates as the factorised float model does."""
+    path = tmp_path / "royal.bin"
+    make_datagen_file(path, "royal", games=4, seed=17)
+    data = train_data.load([path])
+    cfg = Config(hidden=16, epochs=4, batch=64, lr=3e-3, seed=2, factorise=True, decay=1.0)
+    model, losses = train(data, cfg)
+    assert losses[-1] < losses[0]
+    assert float(model.f_piece.detach().abs().sum()) > 0  # the shared rows did learn
+    net_path = tmp_path / "net.nnue"
+    write_net(net_path, model.export())
+    net = load_net(net_path, "royal")
+    with torch.no_grad():
+        want = model.centipawns(data.stm, data.nstm).tolist()
+    fens = [p.fen for p in read_positions(path)]
+    diffs = [net.evaluate(fen) - w for fen, w in zip(fens, want, strict=True)]
+    assert sum(map(abs, diffs)) / len(diffs) <= 8

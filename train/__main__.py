@@ -2,7 +2,7 @@
 
 python -m train DATA.bin [DATA2.bin ...] -o royal.nnue [--variant royal] [--hidden 128]
     [--epochs 10] [--batch 4096] [--lr 1e-3] [--wdl 0.3] [--seed 1] [--device cpu]
-    [--validation 0.1]
+    [--validation 0.1] [--threads 1] [--cache DIR] [--factorise] [--last]
 """
 
 from __future__ import annotations
@@ -23,17 +23,33 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", choices=["chess", "royal"], help="default: the data's")
     ap.add_argument("--limit", type=int, help="use at most this many positions")
     ap.add_argument(
+        "--cache",
+        metavar="DIR",
+        help="keep each file's extracted features in DIR (keyed by the file's size)",
+    )
+    ap.add_argument(
         "--validation",
         type=float,
         default=0.1,
-        help="share of the positions held out to report a validation loss (0.1)",
+        help="share of the games held out to report a validation loss (0.1)",
+    )
+    ap.add_argument(
+        "--factorise",
+        action="store_true",
+        help="train with shared per-piece, per-rank and per-file weights (folded on export)",
+    )
+    ap.add_argument(
+        "--last",
+        action="store_true",
+        help="export the last epoch's net, not the one with the lowest validation loss",
     )
     cfg = Config()
     for name in ("hidden", "epochs", "batch"):
         ap.add_argument(f"--{name}", type=int, default=getattr(cfg, name))
-    for name in ("lr", "wdl", "k"):
+    for name in ("lr", "wdl", "k", "decay"):
         ap.add_argument(f"--{name}", type=float, default=getattr(cfg, name))
     ap.add_argument("--seed", type=int, default=cfg.seed)
+    ap.add_argument("--threads", type=int, default=cfg.threads, help="CPU threads (1)")
     ap.add_argument("--activation", choices=["screlu", "crelu"], default=cfg.activation)
     ap.add_argument("--device", help="cpu, cuda, ... (default: a GPU when present)")
     args = ap.parse_args(argv)
@@ -47,26 +63,38 @@ def main(argv: list[str] | None = None) -> int:
         k=args.k,
         seed=args.seed,
         device=args.device,
+        threads=args.threads,
+        decay=args.decay,
+        keep_best=not args.last,
+        factorise=args.factorise,
     )
     start = time.monotonic()
-    data, held = split(load(args.data, args.variant, args.limit), args.validation, args.seed)
+    everything = load(args.data, args.variant, args.limit, args.cache)
+    data, held = split(everything, args.validation, args.seed)
     print(
-        f"{len(data)} {data.variant} positions read in {time.monotonic() - start:.0f} s; "
-        f"training on {pick_device(cfg.device)}",
+        f"{len(everything)} {data.variant} positions read in {time.monotonic() - start:.1f} s"
+        f" ({len(data)} to train, {len(held)} held out); training on "
+        f"{pick_device(cfg.device)}, {cfg.threads} thread(s)",
         file=sys.stderr,
     )
     start = time.monotonic()
 
     def progress(epoch: int, loss: float, validation: float | None) -> None:
         shown = f", validation {validation:.6f}" if validation is not None else ""
+        took = time.monotonic() - start
         print(
-            f"epoch {epoch}: loss {loss:.6f}{shown} ({time.monotonic() - start:.0f} s)",
+            f"epoch {epoch}: loss {loss:.6f}{shown} ({took:.0f} s, "
+            f"{epoch * len(data) / took:.0f} positions/s)",
             file=sys.stderr,
         )
 
     model, losses = train(data, cfg, progress, held if len(held) else None)
     write_net(args.output, model.export())
-    print(f"wrote {args.output}: loss {losses[0]:.6f} -> {losses[-1]:.6f}", file=sys.stderr)
+    print(
+        f"wrote {args.output}: loss {losses[0]:.6f} -> {losses[-1]:.6f} "
+        f"in {time.monotonic() - start:.0f} s",
+        file=sys.stderr,
+    )
     return 0
 
 

@@ -10,15 +10,17 @@ import os
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 
 from royalchess import _core
-from royalchess.runner.datagen import read_positions
+from royalchess.runner.datagen import read_games
 from royalchess.variants import get_variant
 
 MATE = 32000
 SCORE_CLIP = 3000  # scores beyond this (mates included) are clipped: they say "won"
+CACHE_VERSION = 1
 
 
 @dataclass
@@ -30,9 +32,19 @@ class Dataset:
     nstm: torch.Tensor  # [n, width] int32
     score: torch.Tensor  # [n] float, centipawns for the side to move, clipped
     result: torch.Tensor  # [n] float, 1 win, 0.5 draw, 0 loss for the side to move
+    game: torch.Tensor | None = None
+    """[n] int64: which game a position comes from (numbered across the files), so that
+    held-out positions can be whole games: a game's positions share its result, and a
+    position-wise split would let the net see the held-out results."""
 
     def __len__(self) -> int:
         return int(self.score.shape[0])
+
+    def take(self, idx: torch.Tensor) -> Dataset:
+        game = None if self.game is None else self.game[idx]
+        return Dataset(
+            self.variant, self.stm[idx], self.nstm[idx], self.score[idx], self.result[idx], game
+        )
 
 
 def width(variant: str) -> int:
@@ -40,60 +52,115 @@ def width(variant: str) -> int:
     return 40 if variant == "royal" else 32
 
 
-def load(
-    paths: Iterable[str | os.PathLike[str]], variant: str | None = None, limit: int | None = None
-) -> Dataset:
-    """Every position of the datagen files (of one game; *variant* picks it when mixed).
+def _tensor(a: array[int] | array[float]) -> torch.Tensor:
+    return torch.frombuffer(bytearray(a.tobytes()), dtype=_DTYPES[a.typecode])
 
-    Features go straight into flat int32 buffers (about 330 bytes a Royal Chess position),
-    so millions of positions fit in memory."""
+
+_DTYPES = {"i": torch.int32, "f": torch.float32, "q": torch.int64}
+
+
+def _extract(path: str | os.PathLike[str], variant: str | None) -> Dataset | None:
+    """Every position of one datagen file of *variant* (None: the file's first game's);
+    None when the file holds none. Games number from 0 within the file."""
     stm, nstm = array("i"), array("i")
-    scores, results = array("f"), array("f")
+    scores, results, games = array("f"), array("f"), array("q")
     pad = w = core_id = 0
-    for path in paths:
-        for p in read_positions(path):
-            if variant is None:
-                variant = p.variant
-            if p.variant != variant:
-                continue
-            if not w:
-                core_id = get_variant(variant).core_id
-                pad, w = int(_core.nnue_inputs(core_id)), width(variant)
-            a, b = _core.nnue_features(p.fen, core_id)
+    for n, game in enumerate(read_games(path)):
+        if variant is None:
+            variant = game.variant
+        if game.variant != variant:
+            continue
+        if not w:
+            core_id = get_variant(variant).core_id
+            pad, w = int(_core.nnue_inputs(core_id)), width(variant)
+        for fen, score, _ in game.positions:
+            a, b = _core.nnue_features(fen, core_id)
             stm.extend(a + [pad] * (w - len(a)))
             nstm.extend(b + [pad] * (w - len(b)))
-            scores.append(float(max(-SCORE_CLIP, min(SCORE_CLIP, p.score))))
-            results.append((p.stm_result + 1) / 2)
-            if limit is not None and len(scores) >= limit:
-                break
-        if limit is not None and len(scores) >= limit:
-            break
+            scores.append(float(max(-SCORE_CLIP, min(SCORE_CLIP, score))))
+            stm_result = game.result if " w " in fen else -game.result
+            results.append((stm_result + 1) / 2)
+            games.append(n)
     if variant is None or not scores:
-        raise ValueError("no positions in the data files")
-
-    def tensor(a: array[int] | array[float]) -> torch.Tensor:
-        return torch.frombuffer(bytearray(a.tobytes()), dtype=_DTYPES[a.typecode])
-
+        return None
     return Dataset(
         variant,
-        tensor(stm).view(-1, w),
-        tensor(nstm).view(-1, w),
-        tensor(scores),
-        tensor(results),
+        _tensor(stm).view(-1, w),
+        _tensor(nstm).view(-1, w),
+        _tensor(scores),
+        _tensor(results),
+        _tensor(games),
     )
 
 
-_DTYPES = {"i": torch.int32, "f": torch.float32}
+def _cached(
+    path: str | os.PathLike[str], variant: str | None, cache_dir: str | os.PathLike[str] | None
+) -> Dataset | None:
+    """_extract(path), through a cache file in *cache_dir* keyed by the data file's name and
+    size: datagen files only grow by whole games, so a size names a content (a stale cache
+    is never read, only left behind)."""
+    if cache_dir is None:
+        return _extract(path, variant)
+    size = os.path.getsize(path)
+    cache = Path(cache_dir) / f"{Path(path).name}.{size}.v{CACHE_VERSION}.{variant or 'any'}.pt"
+    if cache.is_file():
+        d = torch.load(cache)
+        return Dataset(**d) if d else None
+    data = _extract(path, variant)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cache.with_suffix(".tmp")
+    torch.save(data.__dict__ if data else {}, tmp)
+    tmp.replace(cache)
+    return data
+
+
+def load(
+    paths: Iterable[str | os.PathLike[str]],
+    variant: str | None = None,
+    limit: int | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> Dataset:
+    """Every position of the datagen files (of one game; *variant* picks it when mixed).
+
+    Features go into flat int32 tensors (about 330 bytes a Royal Chess position), so
+    millions of positions fit in memory; *cache_dir* keeps them between runs."""
+    parts: list[Dataset] = []
+    games = 0
+    for path in paths:
+        d = _cached(path, variant, cache_dir)
+        if d is None:
+            continue
+        variant = d.variant
+        assert d.game is not None
+        d.game = d.game + games
+        games = int(d.game[-1]) + 1
+        parts.append(d)
+    if variant is None or not parts:
+        raise ValueError("no positions in the data files")
+    data = Dataset(
+        variant,
+        torch.cat([d.stm for d in parts]),
+        torch.cat([d.nstm for d in parts]),
+        torch.cat([d.score for d in parts]),
+        torch.cat([d.result for d in parts]),
+        torch.cat([d.game for d in parts if d.game is not None]),
+    )
+    if limit is not None and limit < len(data):
+        data = data.take(torch.arange(limit))
+    return data
 
 
 def split(data: Dataset, share: float, seed: int) -> tuple[Dataset, Dataset]:
-    """(training, validation): a seeded random *share* of the positions held out."""
-    order = torch.randperm(len(data), generator=torch.Generator().manual_seed(seed))
-    cut = len(data) - int(len(data) * share)
-
-    def take(idx: torch.Tensor) -> Dataset:
-        return Dataset(
-            data.variant, data.stm[idx], data.nstm[idx], data.score[idx], data.result[idx]
-        )
-
-    return take(order[:cut]), take(order[cut:])
+    """(training, validation): a seeded random *share* of the games (of the positions when
+    the data has no game numbers) held out."""
+    gen = torch.Generator().manual_seed(seed)
+    if data.game is None:
+        order = torch.randperm(len(data), generator=gen)
+        cut = len(data) - int(len(data) * share)
+        return data.take(order[:cut]), data.take(order[cut:])
+    games = int(data.game.max()) + 1
+    held = torch.randperm(games, generator=gen)[: int(games * share)]
+    mask = torch.zeros(games, dtype=torch.bool)
+    mask[held] = True
+    out = mask[data.game]
+    return data.take(torch.nonzero(~out).flatten()), data.take(torch.nonzero(out).flatten())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from royalchess import _core
@@ -21,7 +22,13 @@ class Nnue(nn.Module):
     The output times SCALE is the evaluation in centipawns for the side to move.
     """
 
-    def __init__(self, variant: str, hidden: int = 128, activation: str = "screlu") -> None:
+    def __init__(
+        self,
+        variant: str,
+        hidden: int = 128,
+        activation: str = "screlu",
+        factorise: bool = False,
+    ) -> None:
         super().__init__()
         if activation not in ("crelu", "screlu"):
             raise ValueError(f"unknown activation {activation!r}")
@@ -29,6 +36,9 @@ class Nnue(nn.Module):
         self.inputs = int(_core.nnue_inputs(get_variant(variant).core_id))
         self.hidden = hidden
         self.activation = activation
+        self.factorise = factorise
+        if factorise:
+            self._add_factors()
         # one extra zero row: the padding index of datasets with fewer pieces
         self.ft = nn.EmbeddingBag(self.inputs + 1, hidden, mode="sum", padding_idx=self.inputs)
         self.ft_b = nn.Parameter(torch.zeros(hidden))
@@ -40,13 +50,47 @@ class Nnue(nn.Module):
             self.out.weight.uniform_(-0.05, 0.05)
             self.out.bias.zero_()
 
+    def _add_factors(self) -> None:
+        """Training-only weights shared by many inputs: one row per (colour, kind), per
+        (colour, kind, rank) and per (colour, kind, file). A feature's weight is its own row
+        plus its three shared ones, so what every square of a piece has in common (its value,
+        its rank and file tendencies) is learnt from all positions with that piece, and the
+        square's own row only learns the rest: small data then suffices. export() adds them
+        into each input's row, so the engine's net has the usual shape."""
+        files = 10 if self.variant == "royal" else 8
+        ranks = 8
+        squares = files * ranks
+        piece = torch.arange(self.inputs) // squares  # colour * kinds + kind
+        square = torch.arange(self.inputs) % squares
+        self.register_buffer("piece_of", piece, persistent=False)
+        self.register_buffer("rank_of", piece * ranks + square // files, persistent=False)
+        self.register_buffer("file_of", piece * files + square % files, persistent=False)
+        pieces = self.inputs // squares
+        self.f_piece = nn.Parameter(torch.zeros(pieces, self.hidden))
+        self.f_rank = nn.Parameter(torch.zeros(pieces * ranks, self.hidden))
+        self.f_file = nn.Parameter(torch.zeros(pieces * files, self.hidden))
+
+    def feature_weights(self) -> torch.Tensor:
+        """[inputs + 1, hidden]: each input's effective row, then the zero padding row."""
+        w = self.ft.weight
+        if not self.factorise:
+            return w
+        own = w[: self.inputs]
+        shared = self.f_piece[self.piece_of] + self.f_rank[self.rank_of] + self.f_file[self.file_of]
+        return torch.cat([own + shared, w[self.inputs :]])
+
     def act(self, x: torch.Tensor) -> torch.Tensor:
         x = x.clamp(0.0, 1.0)
         return x * x if self.activation == "screlu" else x
 
     def forward(self, stm: torch.Tensor, nstm: torch.Tensor) -> torch.Tensor:
-        a = self.ft(stm) + self.ft_b
-        b = self.ft(nstm) + self.ft_b
+        if self.factorise:
+            w = self.feature_weights()
+            a = F.embedding_bag(stm, w, mode="sum", padding_idx=self.inputs) + self.ft_b
+            b = F.embedding_bag(nstm, w, mode="sum", padding_idx=self.inputs) + self.ft_b
+        else:
+            a = self.ft(stm) + self.ft_b
+            b = self.ft(nstm) + self.ft_b
         return self.out(torch.cat([self.act(a), self.act(b)], dim=1)).squeeze(1)
 
     def centipawns(self, stm: torch.Tensor, nstm: torch.Tensor) -> torch.Tensor:
@@ -60,7 +104,8 @@ class Nnue(nn.Module):
 
     def export(self) -> NetWeights:
         """The quantised net (see docs/nnue.md for the scales)."""
-        w = self.ft.weight.detach().cpu()[: self.inputs]
+        w = self.feature_weights().detach().cpu()[: self.inputs]
+        w = w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT)
         return NetWeights(
             variant=self.variant,
             hidden=self.hidden,

@@ -26,6 +26,17 @@ class Config:
     seed: int = 1
     device: str | None = None
     """None: a GPU when one is present, else the CPU."""
+    threads: int = 1
+    """CPU threads for torch: 1 by default, as the machines this runs on are shared (and a
+    second thread gains little on small batches)."""
+    decay: float = 0.0
+    """AdamW weight decay of the inputs' own weights (not the shared factors or the output)."""
+    factorise: bool = False
+    """Train with shared per-piece, per-rank and per-file weights (model.Nnue._add_factors),
+    folded into the exported net."""
+    keep_best: bool = True
+    """With a validation set: return the model of the epoch with the lowest validation loss
+    (not the last one), so that too many epochs cannot overfit the exported net."""
 
 
 def pick_device(name: str | None) -> torch.device:
@@ -83,18 +94,29 @@ def train(
     progress: Callable[[int, float, float | None], None] | None = None,
     validation: Dataset | None = None,
 ) -> tuple[Nnue, list[float]]:
-    """A model trained on *data*; also the loss on the data after each epoch (the first
-    entry: before training). *progress* gets the epoch, its loss and the validation loss."""
+    """A model trained on *data*; also the training loss: the first entry before training
+    (over all of *data*), then each epoch's mean over its batches (no extra pass).
+    *progress* gets the epoch, its loss and the validation loss."""
     seed_all(cfg.seed)
+    torch.set_num_threads(cfg.threads)
     device = pick_device(cfg.device)
-    model = Nnue(data.variant, cfg.hidden, cfg.activation).to(device)
-    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
+    model = Nnue(data.variant, cfg.hidden, cfg.activation, cfg.factorise).to(device)
+    # Weight decay on the inputs' own rows only: with factors, what a square does not need
+    # beyond its piece's shared rows decays away (the usual remedy for little data).
+    own = [model.ft.weight]
+    rest = [p for p in model.parameters() if p is not model.ft.weight]
+    opt = torch.optim.AdamW(
+        [{"params": own, "weight_decay": cfg.decay}, {"params": rest, "weight_decay": 0.0}],
+        lr=cfg.lr,
+    )
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, cfg.epochs))
     gen = torch.Generator().manual_seed(cfg.seed)
     losses = [evaluate_loss(model, data, cfg, device)]
+    best: tuple[float, dict[str, torch.Tensor]] | None = None
     for epoch in range(cfg.epochs):
         model.train()
         order = torch.randperm(len(data), generator=gen)
+        total = 0.0
         for i in range(0, len(data), cfg.batch):
             idx = order[i : i + cfg.batch]
             opt.zero_grad()
@@ -109,9 +131,14 @@ def train(
             loss.backward()
             opt.step()
             model.clip_()
+            total += loss.item() * len(idx)
         sched.step()
-        losses.append(evaluate_loss(model, data, cfg, device))
+        losses.append(total / len(data))
+        held = evaluate_loss(model, validation, cfg, device) if validation else None
+        if held is not None and cfg.keep_best and (best is None or held < best[0]):
+            best = (held, {k: v.detach().clone() for k, v in model.state_dict().items()})
         if progress:
-            held = evaluate_loss(model, validation, cfg, device) if validation else None
             progress(epoch + 1, losses[-1], held)
+    if best is not None:
+        model.load_state_dict(best[1])
     return model.cpu(), losses
