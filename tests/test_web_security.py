@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import re
 import socket
@@ -29,6 +30,7 @@ import uvicorn
 from starlette.testclient import TestClient
 from web_server import LOCAL, local_client, serve_in_thread
 
+from royalchess.pgn import read_game
 from royalchess.store import GameStore
 from royalchess.web import create_app, server
 from royalchess.web.app import STATIC
@@ -39,7 +41,22 @@ EVIL = "http://evil.example"
 TOKEN = "s3cret-Token_for-tests"
 LAN = "http://192.168.1.20:8000"
 # Three seconds or so of parsing for a body under 1 MB: 90 000 one-move variations.
-SLOW_PGN = "1. e4 e5 " + "(1... c5) " * 90_000 + "*"
+
+
+@functools.cache
+def slow_pgn(seconds: float = 3.0) -> str:
+    """A valid PGN whose reading takes about *seconds* here (a long run of variations),
+    sized by timing a sample now, so a faster core does not make it quick."""
+    sample = 5_000
+    start = time.perf_counter()
+    read_game("1. e4 e5 " + "(1... c5) " * sample + "*")
+    per_variation = (time.perf_counter() - start) / sample
+    return "1. e4 e5 " + "(1... c5) " * int(seconds / per_variation) + "*"
+
+
+def slow_policy() -> Policy:
+    """Room in the body limit for slow_pgn()."""
+    return Policy(max_body=len(slow_pgn()) + 10_000)
 
 
 def saved(db: Path) -> list[tuple[Any, ...]]:
@@ -356,10 +373,11 @@ def test_slow_import_is_stopped_at_its_time_bound(db: Path) -> None:
     # take over a second to; then a one-second bound.
     with local_client(create_app(str(db))) as c:
         assert c.post("/api/import", json={"pgn": "1. d4 d5 *"}).status_code == 201
-    with local_client(create_app(str(db), offload=Offload(seconds=1.0))) as c:
+    app = create_app(str(db), offload=Offload(seconds=1.0), policy=slow_policy())
+    with local_client(app) as c:
         before = saved(db)
         start = time.perf_counter()
-        response = c.post("/api/import", json={"pgn": SLOW_PGN})
+        response = c.post("/api/import", json={"pgn": slow_pgn()})
         assert_refused(response, 503, "longer than 1 s")
         assert time.perf_counter() - start < 10  # stopped, not waited for
         assert saved(db) == before
@@ -371,7 +389,7 @@ def test_slow_import_is_stopped_at_its_time_bound(db: Path) -> None:
 def real_server(db: Path) -> Iterator[str]:
     """The app under uvicorn in a thread on a free loopback port; yield its base URL. Its
     time bound on imports is generous: the slow import must finish even on a busy machine."""
-    app = create_app(str(db), offload=Offload(seconds=120))
+    app = create_app(str(db), offload=Offload(seconds=120), policy=slow_policy())
     with serve_in_thread(app, 20) as port:
         yield f"http://127.0.0.1:{port}"
 
@@ -425,7 +443,7 @@ def test_slow_import_does_not_hold_up_the_page_or_other_games(db: Path) -> None:
     with real_server(db) as base:
         # Warm up the worker process (started once, on the first import).
         assert timed(base, "POST", "/api/import", {"pgn": "1. e4 *"})[1] == 201
-        slow, waits, done = while_slow(base, "/api/import", {"pgn": SLOW_PGN})
+        slow, waits, done = while_slow(base, "/api/import", {"pgn": slow_pgn()})
     # The slow import was long and still running while the page and the other game were
     # answered, each in well under 100 ms (typically 5-40 ms), not after it.
     assert slow["status"] == 201, slow["text"]
