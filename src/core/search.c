@@ -70,7 +70,6 @@ struct Search {
     int nroot;
     int root_depth;          /* of the running iteration */
     unsigned char lmr[64][64];
-    uint8_t rel[MB_SIZE][MB_SIZE]; /* REL_* of every pair of squares */
     EvalSlot *evals;         /* EVAL_SLOTS recent evaluations by base key */
     EvalPawnEntry *pawns;    /* EVAL_PAWN_SLOTS pawn structures */
     unsigned evals_version;  /* of the weights they were made with */
@@ -159,25 +158,11 @@ static int is_draw(Position *pos, int ply)
     return pos->pcount[WHITE] + pos->pcount[BLACK] <= 4 && pos_insufficient_material(pos);
 }
 
-/* How two squares lie to each other, for may_give_check(). */
-enum { REL_ORTH = 1, REL_DIAG = 2, REL_KNIGHT = 4, REL_NEAR = 8 };
-/* The relations along which a piece of each type can attack. */
-static const uint8_t CHECK_REL[NTYPES] = { 0, REL_NEAR, REL_KNIGHT, REL_DIAG, REL_ORTH,
-                                           REL_ORTH | REL_DIAG, REL_ORTH | REL_DIAG,
-                                           REL_ORTH | REL_DIAG, REL_ORTH | REL_DIAG };
-
-static void init_relations(Search *s)
-{
-    for (int a = 0; a < MB_SIZE; a++)
-        for (int b = 0; b < MB_SIZE; b++) {
-            int df = abs(FILE_OF(a) - FILE_OF(b)), dr = abs(RANK_OF(a) - RANK_OF(b));
-            s->rel[a][b] = (uint8_t)(a == b ? 0
-                                            : (df == 0 || dr == 0 ? REL_ORTH : 0) |
-                                                  (df == dr ? REL_DIAG : 0) |
-                                                  (df && dr && df + dr == 3 ? REL_KNIGHT : 0) |
-                                                  (df <= 1 && dr <= 1 ? REL_NEAR : 0));
-        }
-}
+/* The lines along which a piece of each type can attack (att_kind's geometry). */
+static const uint8_t CHECK_KIND[NTYPES] = {
+    0, ATT_K_KING, ATT_K_KNIGHT, ATT_K_DIAG, ATT_K_ORTH, ATT_K_ORTH | ATT_K_DIAG,
+    ATT_K_ORTH | ATT_K_DIAG, ATT_K_ORTH | ATT_K_DIAG, ATT_K_ORTH | ATT_K_DIAG
+};
 
 /* Can move m (not yet made) give check? 0 only when it surely cannot, so the attack test
  * after the move (and, for a pruned move, the move itself) can be skipped. A plain move
@@ -186,15 +171,16 @@ static void init_relations(Search *s)
  * Guards, whose range limits and queen powers are left to the full test), or by uncovering
  * a line through its old square; a capture leaves its square blocked by the capturer.
  * Castling, en passant and promotions move or change more than one piece: always tested. */
-static inline int may_give_check(const Search *s, const Position *pos, Move m)
+static inline int may_give_check(const Position *pos, Move m)
 {
     int flag = MV_FLAG(m);
     if (flag != MF_NORMAL && flag != MF_DOUBLE)
         return 1;
-    const uint8_t *rel = s->rel[pos->king[!pos->side]];
+    int king = pos->king[!pos->side];
     uint8_t pc = pos->board[MV_FROM(m)];
-    return (rel[MV_FROM(m)] & (REL_ORTH | REL_DIAG)) ||
-           (rel[MV_TO(m)] & (pc & POWER_BIT ? REL_ORTH | REL_DIAG : CHECK_REL[PTYPE(pc)]));
+    return (att_kind[att_diff(king, MV_FROM(m))] & (ATT_K_ORTH | ATT_K_DIAG)) ||
+           (att_kind[att_diff(king, MV_TO(m))] &
+            (pc & POWER_BIT ? ATT_K_ORTH | ATT_K_DIAG : CHECK_KIND[PTYPE(pc)]));
 }
 
 static int evaluate(Search *s)
@@ -311,7 +297,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
                 see_value(pos, m, &s->params) < 0)
                 continue;
         }
-        int may_check = may_give_check(s, pos, m);
+        int may_check = may_give_check(pos, m);
         pos_make(pos, m);
         tt_prefetch(&s->tt, pos->key);
         s->stack[ply + 1].in_check = may_check ? -1 : 0;
@@ -500,7 +486,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
         }
         p->move = m;
         p->cont = cont_of(s, m);
-        int may_check = may_give_check(s, pos, m);
+        int may_check = may_give_check(pos, m);
         /* Not played at all if quiet: making and unmaking a capture (also the en passant
          * capture that pos_make tries after a double step, for the key) reorders the piece
          * lists, and with them the order of later generated moves. */
@@ -779,7 +765,6 @@ Search *search_new(size_t hash_mb)
     eval_default_params(&s->params);
     memcpy(s->sp, SP_DEFAULTS, sizeof s->sp);
     init_lmr(s);
-    init_relations(s);
     return s;
 }
 
