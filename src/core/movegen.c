@@ -111,23 +111,6 @@ static inline Move *slide(const uint8_t *b, int sq, int d, int us, Move *o)
     return o;
 }
 
-/* pos_rook_partner for a Rook of the side to move, over its Rooks alone (rooks: their
- * squares in piece-list order, so the same partner is found first). */
-static int rook_partner(const Position *pos, int sq, const uint8_t *rooks, int nrooks)
-{
-    int us = pos->side;
-    for (int i = 0; i < nrooks; i++) {
-        int o = rooks[i];
-        if (o == sq)
-            continue;
-        if (FILE_OF(o) != FILE_OF(sq) && RANK_OF(o) == pos_first_rank(pos, us))
-            continue; /* along their first rank rule 3.1a applies instead */
-        if (pos_rook_line(pos, sq, o, us) >= 0)
-            return o;
-    }
-    return 0;
-}
-
 static Move *gen_rook(const Position *pos, int sq, const uint8_t *rooks, int nrooks, Move *o)
 {
     const uint8_t *b = pos->board;
@@ -137,7 +120,7 @@ static Move *gen_rook(const Position *pos, int sq, const uint8_t *rooks, int nro
             o = slide(b, sq, geo_orth[i], us, o);
         return o;
     }
-    int partner = rook_partner(pos, sq, rooks, nrooks);
+    int partner = pos_rook_partner_among(pos, sq, us, rooks, nrooks);
     int first = RANK_OF(sq) == pos_first_rank(pos, us);
     int pdir = 0;
     if (partner)

@@ -112,8 +112,13 @@ int pos_rook_line(const Position *pos, int from, int to, int color)
  * Rook's square, or 0. A Rook may also be asked for the pair it would form on sq. */
 int pos_rook_partner(const Position *pos, int sq, int color)
 {
-    for (int i = 0; i < pos->pcount[color]; i++) {
-        int o = pos->plist[color][i];
+    return pos_rook_partner_among(pos, sq, color, pos->plist[color], pos->pcount[color]);
+}
+
+int pos_rook_partner_among(const Position *pos, int sq, int color, const uint8_t *squares, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int o = squares[i];
         if (o == sq || PTYPE(pos->board[o]) != ROOK)
             continue;
         if (FILE_OF(o) != FILE_OF(sq) && RANK_OF(o) == pos_first_rank(pos, color))

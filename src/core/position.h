@@ -28,6 +28,9 @@ int pos_insufficient_material(const Position *pos);
 int pos_castle_mask(const Position *pos, int sq);
 int pos_rook_line(const Position *pos, int from, int to, int color);
 int pos_rook_partner(const Position *pos, int sq, int color);
+/* The same, looking only at the pieces on `squares` (in that order: the first pair found
+ * wins), e.g. a side's Rooks collected once for a whole move generation. */
+int pos_rook_partner_among(const Position *pos, int sq, int color, const uint8_t *squares, int n);
 int pos_recapture_extra(const Position *pos);
 int pos_count_type(const Position *pos, int color, int type);
 
