@@ -117,7 +117,24 @@ def test_match_runner_builtin_engine_with_a_net(royal_net: Path) -> None:
     player = open_player(spec, "royal", seed=1)
     assert player.engine.evaluation == "nnue"  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="evalfile"):
-        EngineSpec.parse("royalchess:eval=nnue")
+        EngineSpec.parse("royalchess:evaluation=nnue")
+
+
+def test_match_runner_builtin_engine_evaluation_option() -> None:
+    from royalchess.runner.players import EngineSpec, open_player
+
+    def evaluation(text: str, variant: str) -> str:
+        player = open_player(EngineSpec.parse(text), variant, seed=1)
+        return player.engine.evaluation_for(variant)  # type: ignore[attr-defined]
+
+    assert evaluation("royalchess", "royal") == "classic"  # what earlier commands meant
+    assert evaluation("royalchess:eval=auto", "royal") == "nnue"  # the bundled net
+    assert evaluation("royalchess:eval=auto", "chess") == "classic"
+    assert evaluation("royalchess:eval=classic", "royal") == "classic"
+    with pytest.raises(ValueError, match="eval='fast'"):
+        EngineSpec.parse("royalchess:eval=fast")
+    with pytest.raises(ValueError, match="contradict"):
+        EngineSpec.parse("royalchess:eval=classic,evalfile=x.nnue")
 
 
 def test_datagen_plays_with_a_net(tmp_path: Path, royal_net: Path) -> None:

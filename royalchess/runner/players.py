@@ -6,7 +6,9 @@ An ENGINE is written
   built-in engine, in the worker process: ``level`` (1-20) or ``elo``, ``hash`` (MB),
   ``param.NAME=VALUE`` evaluation weights and search tunables (the names the core's
   ``set_param`` knows, as ``ROYALCHESS_PARAMS``), ``evalfile=PATH`` to evaluate with that
-  NNUE net (docs/nnue.md), ``name`` for the PGN;
+  NNUE net (docs/nnue.md), ``eval=classic|auto|nnue`` (default ``classic``, or ``nnue``
+  with an ``evalfile``; ``auto`` is what ``Engine()`` plays: each game's bundled net, else
+  the classic evaluation), ``name`` for the PGN;
 - ``uci:COMMAND`` or ``uci[Hash=16,UCI_Elo=2000,name=sf]:COMMAND`` — any UCI engine run as
   a subprocess, with UCI options (and ``name``, ``env.VAR=VALUE``) in the brackets; a path
   to an executable file is taken as ``uci:PATH``.
@@ -137,16 +139,29 @@ class EngineSpec:
                 options.append((key, value))
             elif key == "evalfile":
                 options.append((key, value))
+            elif key == "eval":
+                if value not in _EVALUATIONS:
+                    raise ValueError(
+                        f"royalchess option eval={value!r}: expected one of "
+                        + ", ".join(_EVALUATIONS)
+                    )
+                options.append((key, value))
             else:
                 raise ValueError(
                     f"unknown royalchess option {key!r}: level, elo, hash, param.NAME, "
-                    "evalfile or name"
+                    "evalfile, eval or name"
                 )
+        keys = dict(options)
+        if keys.get("eval") == "classic" and "evalfile" in keys:
+            raise ValueError("royalchess options eval=classic and evalfile=PATH contradict")
         if not name:
             name = "royalchess" + "".join(
                 f" {k}={v}" for k, v in options if k in ("level", "elo") or k.startswith("param.")
             )
         return cls("royalchess", name, tuple(options))
+
+
+_EVALUATIONS = ("classic", "auto", "nnue")
 
 
 def _pairs(text: str) -> list[tuple[str, str]]:
@@ -226,7 +241,7 @@ class BuiltinPlayer:
             elo=elo,
             hash_mb=int(opts.get("hash", 16)),
             seed=self.seed,
-            evaluation="classic" if net is None else "nnue",
+            evaluation=opts.get("eval", "classic" if net is None else "nnue"),
             eval_file=net,
         )
         for key, value in self.spec.options:
