@@ -339,8 +339,9 @@ def test_search_feature_switches() -> None:
     params = search.params()
     assert (params["cont_hist"], params["se_depth"], params["se_margin"]) == (1, 6, 3)
     assert (params["razor_depth"], params["razor_margin"], params["see_quiet"]) == (3, 250, 60)
+    assert (params["corr_hist"], params["corr_max"]) == (1, 64)
     on = search.go(fen, 0, depth=8)["nodes"]
-    for name in ("cont_hist", "se_depth", "razor_depth", "see_quiet"):
+    for name in ("cont_hist", "se_depth", "razor_depth", "see_quiet", "corr_hist"):
         search.set_param(name, 0)
         search.clear()
         off = search.go(fen, 0, depth=8)["nodes"]

@@ -316,6 +316,7 @@ int fen_parse(Position *pos, const char *fen, int variant, char *err, size_t ele
                     pos->side == WHITE ? "black" : "white");
     pos->ply = 0;
     pos->bkey = pos_base_key(pos);
+    pos->pkey = pos_pawn_key(pos);
     pos_update_key(pos);
     return 1;
 }

@@ -142,6 +142,18 @@ int pos_recapture_extra(const Position *pos)
     return pos_rook_line(pos, r, s, us) > 0;
 }
 
+uint64_t pos_pawn_key(const Position *pos)
+{
+    uint64_t k = 0;
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < pos->pcount[c]; i++) {
+            int sq = pos->plist[c][i];
+            if (PTYPE(pos->board[sq]) == PAWN)
+                k ^= zob.piece[pos->board[sq]][sq];
+        }
+    return k;
+}
+
 uint64_t pos_base_key(const Position *pos)
 {
     uint64_t k = pos->variant == VARIANT_ROYAL ? zob.variant : 0;
@@ -216,6 +228,7 @@ static Undo *push_undo(Position *pos, Move m)
     u->move = m;
     u->key = pos->key;
     u->bkey = pos->bkey;
+    u->pkey = pos->pkey;
     u->castle = pos->castle;
     u->ep = pos->ep;
     u->recap = pos->recap;
@@ -263,6 +276,7 @@ static void restore_state(Position *pos, const Undo *u)
 {
     pos->key = u->key;
     pos->bkey = u->bkey;
+    pos->pkey = u->pkey;
     pos->castle = u->castle;
     pos->ep = u->ep;
     pos->recap = u->recap;
@@ -358,8 +372,16 @@ void pos_make(Position *pos, Move m)
         if (flag == MF_DOUBLE)
             pos->ep = (uint8_t)(from + fwd);
     }
-    for (int i = 0; i < u->nchg; i++)
-        u->chg_new[i] = pos->board[u->chg_sq[i]];
+    /* The pawn key follows the squares the move changed: a pawn left, arrived or died. */
+    for (int i = 0; i < u->nchg; i++) {
+        int sq = u->chg_sq[i];
+        uint8_t old = u->chg_old[i], now = pos->board[sq];
+        u->chg_new[i] = now;
+        if (PTYPE(old) == PAWN)
+            pos->pkey ^= zob.piece[old][sq];
+        if (PTYPE(now) == PAWN)
+            pos->pkey ^= zob.piece[now][sq];
+    }
     pos->bkey ^= zob.castle[pos->castle];
     pos->castle &= (uint8_t)~cmask;
     pos->bkey ^= zob.castle[pos->castle];

@@ -23,6 +23,8 @@ void pos_unmake_null(Position *pos);
  * parts only when such a capture is really legal. */
 uint64_t pos_base_key(const Position *pos);
 void pos_update_key(Position *pos);
+/* Key of the pawns alone (zobrist piece keys of the pawns), kept in pos->pkey by make. */
+uint64_t pos_pawn_key(const Position *pos);
 int pos_repetition_count(const Position *pos);
 int pos_insufficient_material(const Position *pos);
 int pos_castle_mask(const Position *pos, int sq);

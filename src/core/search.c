@@ -47,22 +47,32 @@ enum {
     SP_RFP_DEPTH, SP_RFP_MARGIN, SP_FUT_DEPTH, SP_FUT_BASE, SP_FUT_MARGIN, SP_LMP_DEPTH,
     SP_NULL_BASE, SP_LMR_BASE, SP_LMR_DIV, SP_HIST_DIV, SP_SEE_MARGIN, SP_DELTA,
     SP_CONT_HIST, SP_SE_DEPTH, SP_SE_MARGIN, SP_HIST_AGE, SP_RAZOR_DEPTH, SP_RAZOR_MARGIN,
-    SP_SEE_QUIET, SP_COUNT
+    SP_SEE_QUIET, SP_CORR_HIST, SP_CORR_MAX, SP_COUNT
 };
 static const char *const SP_NAMES[SP_COUNT] = {
     "rfp_depth", "rfp_margin", "fut_depth", "fut_base", "fut_margin", "lmp_depth",
     "null_base", "lmr_base", "lmr_div", "hist_div", "see_margin", "qs_delta",
     "cont_hist", "se_depth", "se_margin", "hist_age", "razor_depth", "razor_margin",
-    "see_quiet",
+    "see_quiet", "corr_hist", "corr_max",
 };
 static const int SP_DEFAULTS[SP_COUNT] = { 6, 90, 6, 100, 90, 5, 3, 75, 225, 6000, 100, 200,
-                                           1, 6, 3, 1, 3, 250, 60 };
+                                           1, 6, 3, 1, 3, 250, 60, 1, 64 };
+
+/* Correction history: by side to move and pawn structure, the running average of how far
+ * the search's score at a node came out from its static evaluation, in 1/CORR_GRAIN cp. The
+ * evaluation misjudges some pawn structures the same way in every position that has them;
+ * adding the average error back makes the pruning that trusts the eval trust it less wrongly.
+ * Kept for the whole game (cleared with the rest) and not aged: an average forgets by itself.
+ */
+#define CORR_SLOTS (1 << 14)
+#define CORR_GRAIN 256
 
 struct Search {
     TT tt;
     EvalParams params;
     int sp[SP_COUNT];
     OrderTables order;
+    int corr[2][CORR_SLOTS];  /* correction history, see CORR_SLOTS */
     Ply stack[MAX_PLY + 4];
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
@@ -194,6 +204,29 @@ static int evaluate(Search *s)
     return e->eval;
 }
 
+/* The static evaluation corrected by the correction history (raw when switched off). The raw
+ * value is what the hash table keeps, so that a change of the history reaches every node. */
+static inline int corrected(const Search *s, int raw)
+{
+    if (!s->sp[SP_CORR_HIST])
+        return raw;
+    const Position *pos = &s->pos;
+    int v = raw + s->corr[pos->side][pos->pkey & (CORR_SLOTS - 1)] / CORR_GRAIN;
+    return v >= SCORE_MATE_BOUND ? SCORE_MATE_BOUND - 1
+                                 : v <= -SCORE_MATE_BOUND ? -SCORE_MATE_BOUND + 1 : v;
+}
+
+/* Moves the entry of this pawn structure toward score - raw, the more the deeper the search
+ * behind the score (at most 1/16 a time), within +-corr_max cp. */
+static void update_corr(Search *s, int raw, int score, int depth)
+{
+    const Position *pos = &s->pos;
+    int *c = &s->corr[pos->side][pos->pkey & (CORR_SLOTS - 1)];
+    int max = s->sp[SP_CORR_MAX] * CORR_GRAIN, w = depth + 1 < 16 ? depth + 1 : 16;
+    int v = (*c * (256 - w) + (score - raw) * CORR_GRAIN * w) / 256;
+    *c = v > max ? max : v < -max ? -max : v;
+}
+
 /* Empties the caches of evaluations, made with weights that may have changed since. */
 static void forget_evals(Search *s)
 {
@@ -253,9 +286,10 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
         tt_eval = e.eval;
     }
 
-    int best = -SCORE_INF, stand = TT_NO_EVAL;
+    int best = -SCORE_INF, stand = TT_NO_EVAL, raw = TT_NO_EVAL;
     if (!in_check) {
-        stand = tt_eval != TT_NO_EVAL ? tt_eval : evaluate(s);
+        raw = tt_eval != TT_NO_EVAL ? tt_eval : evaluate(s);
+        stand = corrected(s, raw);
         if (stand >= beta)
             return stand;
         if (stand > alpha)
@@ -316,7 +350,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
         }
     }
     int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(&s->tt, pos->key, best_move, score_to_tt(best, ply), stand, 0, bound);
+    tt_store(&s->tt, pos->key, best_move, score_to_tt(best, ply), raw, 0, bound);
     return best;
 }
 
@@ -388,8 +422,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
             return sc;
     }
 
-    int eval = in_check ? -SCORE_INF
-                        : tt_eval != TT_NO_EVAL ? tt_eval : evaluate(s);
+    int raw = in_check ? -SCORE_INF : tt_eval != TT_NO_EVAL ? tt_eval : evaluate(s);
+    int eval = in_check ? -SCORE_INF : corrected(s, raw);
     p->eval = eval;
     int improving = !in_check && ply >= 2 && eval > s->stack[ply - 2].eval;
 
@@ -554,8 +588,15 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
     if (excluded)
         return best == -SCORE_INF ? alpha : best; /* no other move: the hash move is forced */
     int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
+    /* Learn from the score where it says something about the eval: a quiet best move (a
+     * won capture says nothing about a misjudged structure), a bound on the side of the
+     * eval it does not contradict, and no mate. */
+    if (s->sp[SP_CORR_HIST] && !in_check && !(best_move && order_is_tactical(pos, best_move)) &&
+        !(bound == BOUND_LOWER && best <= eval) && !(bound == BOUND_UPPER && best >= eval) &&
+        best < SCORE_MATE_BOUND && best > -SCORE_MATE_BOUND)
+        update_corr(s, raw, best, depth);
     tt_store(&s->tt, pos->key, best_move, score_to_tt(best, ply),
-             in_check ? TT_NO_EVAL : eval, depth, bound);
+             in_check ? TT_NO_EVAL : raw, depth, bound);
     return best;
 }
 
@@ -793,6 +834,7 @@ void search_clear(Search *s)
     tt_clear(&s->tt);
     forget_evals(s);
     memset(&s->order, 0, sizeof s->order);
+    memset(s->corr, 0, sizeof s->corr);
     for (int i = 0; i < MAX_PLY + 4; i++)
         s->stack[i].killers[0] = s->stack[i].killers[1] = 0;
 }

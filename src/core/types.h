@@ -59,6 +59,7 @@ typedef struct {
     Move move;
     uint64_t key;          /* repetition key before the move */
     uint64_t bkey;         /* base key before the move */
+    uint64_t pkey;         /* pawn key before the move */
     uint8_t captured;      /* piece taken by the move (or by its Guard part) */
     uint8_t moved;         /* the moving piece as it was (queen powers included) */
     uint8_t castle;
@@ -89,6 +90,7 @@ typedef struct {
     int fullmove;
     uint64_t bkey;          /* key of pieces, side to move and castling rights */
     uint64_t key;           /* repetition key of the current position */
+    uint64_t pkey;          /* key of the pawns alone (the search's correction history) */
     Undo *hist;
     int ply, cap;
 } Position;
