@@ -340,8 +340,9 @@ def test_search_feature_switches() -> None:
     assert (params["cont_hist"], params["se_depth"], params["se_margin"]) == (1, 6, 3)
     assert (params["razor_depth"], params["razor_margin"], params["see_quiet"]) == (3, 250, 60)
     assert (params["corr_hist"], params["corr_max"]) == (1, 64)
+    assert params["staged"] == 1
     on = search.go(fen, 0, depth=8)["nodes"]
-    for name in ("cont_hist", "se_depth", "razor_depth", "see_quiet", "corr_hist"):
+    for name in ("cont_hist", "se_depth", "razor_depth", "see_quiet", "corr_hist", "staged"):
         search.set_param(name, 0)
         search.clear()
         off = search.go(fen, 0, depth=8)["nodes"]
@@ -349,6 +350,21 @@ def test_search_feature_switches() -> None:
         search.clear()
         assert off != on, name
         assert search.go(fen, 0, depth=8)["nodes"] == on
+
+
+@pytest.mark.parametrize("staged", [1, 0])
+def test_both_move_orders_find_the_chess_mates(staged: int) -> None:
+    """Staged move generation (chess) tries the hash move and killers before generating
+    anything and must still see every mate; the whole-list order (staged=0) too."""
+    engine = Engine(hash_mb=4)
+    engine.set_param("staged", staged)
+    for variant, fen, n, solutions in MATES:
+        if variant != "chess":
+            continue
+        engine.new_game()
+        lines = engine.analyse(Board(fen), Limit(depth=2 * n + 7))
+        assert lines[0].score == Score(mate=n), fen
+        assert lines[0].move is not None and lines[0].move.uci() in solutions, fen
 
 
 def test_history_aging_switch() -> None:

@@ -903,3 +903,64 @@ int gen_count_legal(Position *pos)
     gen_legal(pos, &l);
     return l.n;
 }
+
+/* ---- one move from elsewhere (the hash table, a killer): is it legal here? ---------------- */
+
+int gen_move_is_legal(Position *pos, Move m)
+{
+    if (pos->variant != VARIANT_CHESS)
+        return -1;
+    int flag = MV_FLAG(m);
+    if (flag == MF_CASTLE || flag == MF_EP)
+        return -1;
+    int from = MV_FROM(m), to = MV_TO(m), promo = MV_PROMO(m);
+    /* A move of another position or game may carry any bits: every field is checked. */
+    if (m != MAKE_MOVE(from, to, promo, flag) || from >= MB_SIZE || to >= MB_SIZE)
+        return 0;
+    uint8_t *b = pos->board;
+    int us = pos->side;
+    uint8_t pc = b[from], victim = b[to];
+    if (pc == EMPTY || pc == OFF || PCOLOR(pc) != us)
+        return 0;
+    if (victim != EMPTY && (!is_enemy(victim, us) || PTYPE(victim) == KING))
+        return 0;
+    int t = PTYPE(pc);
+    if (t == PAWN) {
+        int fwd = us == WHITE ? MB_W : -MB_W;
+        int second = us == WHITE ? SQ(-1, 1) : SQ(-1, 6);
+        int seventh = us == WHITE ? SQ(-1, 6) : SQ(-1, 1);
+        int last = (unsigned)(from - seventh) < MB_W;
+        if (flag == MF_DOUBLE) {
+            if (promo || (unsigned)(from - second) >= MB_W || to != from + 2 * fwd ||
+                b[from + fwd] != EMPTY || victim != EMPTY)
+                return 0;
+        } else {
+            if (flag == MF_PROMO ? !last || promo < KNIGHT || promo > QUEEN
+                                 : flag != MF_NORMAL || last || promo)
+                return 0;
+            int diagonal = to == from + fwd - 1 || to == from + fwd + 1;
+            if (to == from + fwd ? victim != EMPTY : !diagonal || victim == EMPTY)
+                return 0;
+        }
+    } else {
+        static const uint8_t need[NTYPES] = { 0, 0, ATT_K_KNIGHT, ATT_K_DIAG, ATT_K_ORTH,
+                                              ATT_K_DIAG | ATT_K_ORTH, ATT_K_KING, 0, 0 };
+        int diff = att_diff(from, to);
+        if (flag != MF_NORMAL || promo || !(att_kind[diff] & need[t]))
+            return 0;
+        if (t == BISHOP || t == ROOK || t == QUEEN) {
+            int d = att_line_step[diff];
+            for (int s = from + d; s != to; s += d)
+                if (b[s] != EMPTY)
+                    return 0;
+        }
+    }
+    /* Chess attack tests read the board alone (and the enemy King's square): the move made
+     * on the board is the whole trial, and the piece lists are not touched. */
+    b[to] = pc;
+    b[from] = EMPTY;
+    int safe = !att_attacked(pos, t == KING ? to : pos->king[us], !us, 0, 0);
+    b[from] = pc;
+    b[to] = victim;
+    return safe;
+}

@@ -13,7 +13,10 @@ int gen_legal_tactical(Position *pos, MoveList *list);
  * excluded), for explaining why a move is illegal. */
 void gen_pseudo_legal(const Position *pos, MoveList *list);
 int gen_count_legal(Position *pos);
-int gen_is_legal(Position *pos, Move m, Move *exact);
+/* Is m, a move seen in some position (the hash table's, a killer), legal in this one? 1 yes,
+ * 0 no, -1 not decided here (Royal Chess, castling, en passant): generate and compare.
+ * Leaves the position as it was, piece lists included. */
+int gen_move_is_legal(Position *pos, Move m);
 /* A Guard's major and minor targets, apart (pseudo-legal, for user interfaces). */
 void gen_guard_targets(const Position *pos, int sq, MoveList *major, MoveList *minor);
 /* Kinds the side to move may promote to now (bit t set for type t). */

@@ -55,6 +55,25 @@ void order_score(const Position *pos, const MoveList *l, int *scores, const Orde
     }
 }
 
+void order_score_captures(const Position *pos, const MoveList *l, int *scores,
+                          const EvalParams *ep)
+{
+    for (int i = 0; i < l->n; i++) {
+        Move m = l->moves[i];
+        int victim = order_captured(pos, m), flag = MV_FLAG(m);
+        int value = mvv_lva(pos, m, victim, ep);
+        int attacker = PTYPE(pos->board[MV_FROM(m)]);
+        if (flag == MF_CASTLE ||
+            (victim && eval_piece_value(ep, attacker) <= eval_piece_value(ep, victim)))
+            scores[i] = ORDER_GOOD + 2 * value;
+        else if ((flag == MF_PROMO || flag == MF_PROMO_WAIVED) && !victim &&
+                 MV_PROMO(m) != QUEEN && pos->variant == VARIANT_CHESS)
+            scores[i] = -ORDER_GOOD + value;
+        else
+            scores[i] = ORDER_GOOD + 2 * value + 1;
+    }
+}
+
 void order_score_tactical(const Position *pos, MoveList *l, int *scores, Move tt_move,
                           const EvalParams *ep)
 {

@@ -80,6 +80,13 @@ static inline int order_is_tactical(const Position *pos, Move m)
 /* Gives every move of l a score, higher first. Captures get see_value() when it can matter. */
 void order_score(const Position *pos, const MoveList *l, int *scores, const OrderHints *hints,
                  const OrderTables *tables, const EvalParams *ep);
+/* Captures and promotions (only) for the staged search: order_score's order without its
+ * SEE, which waits until the move's turn comes. A winning or even capture scores
+ * ORDER_GOOD + 2 * MVV/LVA, plus 1 while SEE has still to confirm it (a capture by a piece
+ * worth more than its victim); a minor promotion that takes nothing scores -ORDER_GOOD +
+ * MVV/LVA, as there. */
+void order_score_captures(const Position *pos, const MoveList *l, int *scores,
+                          const EvalParams *ep);
 /* Quiescence: captures and promotions only, MVV/LVA; other moves are dropped from l. */
 void order_score_tactical(const Position *pos, MoveList *l, int *scores, Move tt_move,
                           const EvalParams *ep);

@@ -47,16 +47,16 @@ enum {
     SP_RFP_DEPTH, SP_RFP_MARGIN, SP_FUT_DEPTH, SP_FUT_BASE, SP_FUT_MARGIN, SP_LMP_DEPTH,
     SP_NULL_BASE, SP_LMR_BASE, SP_LMR_DIV, SP_HIST_DIV, SP_SEE_MARGIN, SP_DELTA,
     SP_CONT_HIST, SP_SE_DEPTH, SP_SE_MARGIN, SP_HIST_AGE, SP_RAZOR_DEPTH, SP_RAZOR_MARGIN,
-    SP_SEE_QUIET, SP_CORR_HIST, SP_CORR_MAX, SP_COUNT
+    SP_SEE_QUIET, SP_CORR_HIST, SP_CORR_MAX, SP_STAGED, SP_COUNT
 };
 static const char *const SP_NAMES[SP_COUNT] = {
     "rfp_depth", "rfp_margin", "fut_depth", "fut_base", "fut_margin", "lmp_depth",
     "null_base", "lmr_base", "lmr_div", "hist_div", "see_margin", "qs_delta",
     "cont_hist", "se_depth", "se_margin", "hist_age", "razor_depth", "razor_margin",
-    "see_quiet", "corr_hist", "corr_max",
+    "see_quiet", "corr_hist", "corr_max", "staged",
 };
 static const int SP_DEFAULTS[SP_COUNT] = { 6, 90, 6, 100, 90, 5, 3, 75, 225, 6000, 100, 200,
-                                           1, 6, 3, 1, 3, 250, 60, 1, 64 };
+                                           1, 6, 3, 1, 3, 250, 60, 1, 64, 1 };
 
 /* Correction history: by side to move and pawn structure, the running average of how far
  * the search's score at a node came out from its static evaluation, in 1/CORR_GRAIN cp. The
@@ -82,6 +82,7 @@ struct Search {
     unsigned char lmr[64][64];
     EvalSlot *evals;         /* EVAL_SLOTS recent evaluations by base key */
     EvalPawnEntry *pawns;    /* EVAL_PAWN_SLOTS pawn structures */
+    MoveList quiet;          /* the quiet moves of one node, before they join its list */
     unsigned evals_version;  /* of the weights they were made with */
 
     Position pos;            /* the private copy being searched */
@@ -379,6 +380,256 @@ static void update_pv(Search *s, int ply, Move m)
     s->pv_len[ply] = n + 1;
 }
 
+/* ---- staged move generation ----------------------------------------------------------------- */
+
+/* Most nodes need few of their moves: a cut-off by the hash move needs no generation at all,
+ * one by a capture no scoring of the quiet moves. So in standard chess (in check too) the moves
+ * come in stages: the hash move (its legality checked on the board, not generated), then one
+ * generation of every legal move with only the captures and promotions scored and those that
+ * win or trade tried (SEE, where a capture needs it, only when its turn comes), then the
+ * killers and the counter move (legality checked, castling left to the quiet moves), the
+ * quiet moves by history, scored and sorted only now (not even that where all of them are
+ * pruned unless they give check: then in generation order), and the losing captures last.
+ * Royal Chess, a hash move whose legality is not decided cheaply (castling, en passant)
+ * and the switch `staged` off take the whole legal list at once, scored and picked as one
+ * (the order before the stages). */
+enum { ST_TT, ST_TACTICAL, ST_GOOD, ST_KILLERS, ST_QUIET, ST_QUIETS, ST_PICK, ST_ALL, ST_DONE };
+
+typedef struct {
+    int stage;
+    int next;          /* the next index of the list to pick from */
+    int killer;        /* the next of the killers and the counter move to look at */
+    int quiets;        /* how many quiet moves wait unscored behind the end of the list */
+    int any;           /* a legal move exists (the hash move counts) */
+    int quiet_end;     /* the sorted quiet moves lie in list[next..quiet_end) */
+    int quiets_hopeless; /* set by the search: every quiet move left is skipped unless it
+                          * gives check, so their order hardly matters */
+    Move excluded;     /* left out by a singular-extension search */
+    Move tt_done;      /* the hash move, tried before the generation */
+    Move killer_done[3]; /* killers and counter move tried before the quiet moves' turn */
+    OrderHints hints;
+} Picker;
+
+static void picker_init(Picker *mp, int staged, Move excluded, const OrderHints *h)
+{
+    mp->stage = staged ? ST_TT : ST_ALL;
+    mp->next = mp->killer = mp->quiets = mp->any = mp->quiets_hopeless = 0;
+    mp->excluded = excluded;
+    mp->tt_done = 0;
+    mp->killer_done[0] = mp->killer_done[1] = mp->killer_done[2] = 0;
+    mp->hints = *h;
+}
+
+static inline int killer_done(const Picker *mp, Move m)
+{
+    return m == mp->killer_done[0] || m == mp->killer_done[1] || m == mp->killer_done[2];
+}
+
+/* The next move to try and its ordering score, or 0 when there is none left; mp->any then
+ * says whether the node had a legal move at all. */
+static Move next_move(Search *s, Ply *p, Picker *mp, int *score)
+{
+    Position *pos = &s->pos;
+    MoveList *l = &p->list;
+    for (;;) {
+        switch (mp->stage) {
+        case ST_TT: {
+            Move tt = mp->hints.tt_move;
+            mp->stage = ST_TACTICAL;
+            if (!tt || tt == mp->excluded)
+                break;
+            int legal = gen_move_is_legal(pos, tt);
+            if (legal < 0) {
+                mp->stage = ST_ALL;
+                break;
+            }
+            if (legal) {
+                mp->any = 1;
+                mp->tt_done = tt;
+                *score = 1 << 30;
+                return tt;
+            }
+            break;
+        }
+        case ST_TACTICAL: {
+            /* One generation of every legal move: the quiet ones wait behind the captures
+             * and promotions, in the order generated, to be scored only if they are needed. */
+            MoveList *q = &s->quiet;
+            gen_legal(pos, l);
+            mp->any |= l->n > 0;
+            int n = 0;
+            q->n = 0;
+            for (int i = 0; i < l->n; i++) {
+                Move m = l->moves[i];
+                if (m == mp->tt_done || m == mp->excluded)
+                    continue;
+                if (order_is_tactical(pos, m))
+                    l->moves[n++] = m;
+                else
+                    q->moves[q->n++] = m;
+            }
+            memcpy(l->moves + n, q->moves, (size_t)q->n * sizeof(Move));
+            l->n = n;
+            mp->quiets = q->n;
+            order_score_captures(pos, l, p->scores, &s->params);
+            mp->stage = mp->any ? ST_GOOD : ST_DONE;
+            break;
+        }
+        case ST_GOOD:
+            while (mp->next < l->n) {
+                Move m = order_pick(l, p->scores, mp->next);
+                int sc = p->scores[mp->next];
+                if (sc <= 0)
+                    break;
+                /* SEE only now that the capture's turn has come: one that loses goes
+                 * behind the quiet moves, with the score order_score gives it. */
+                if ((sc & 1) && see_value(pos, m, &s->params) < 0) {
+                    p->scores[mp->next] = -ORDER_GOOD + (sc - 1 - ORDER_GOOD) / 2;
+                    continue;
+                }
+                *score = sc;
+                mp->next++;
+                return m;
+            }
+            mp->stage = ST_KILLERS;
+            break;
+        case ST_KILLERS:
+            while (mp->killer < 3) {
+                int k = mp->killer++;
+                Move m = k < 2 ? mp->hints.killers[k] : mp->hints.counter;
+                /* Tactical ones are in the list already; castling is left to the quiet
+                 * moves, where it keeps its killer score. */
+                if (!m || m == mp->tt_done || m == mp->excluded || killer_done(mp, m) ||
+                    order_is_tactical(pos, m) || gen_move_is_legal(pos, m) <= 0)
+                    continue;
+                mp->killer_done[k] = m;
+                *score = ORDER_KILLER - k;
+                return m;
+            }
+            mp->stage = ST_QUIET;
+            break;
+        case ST_QUIET: {
+            /* The losing captures left in list[next..n) go behind the quiet moves, which are
+             * scored now and sorted once (stable, so equal scores keep the generation
+             * order): they are tried in that order, most of them at nodes that try them
+             * all, where picking the best each time costs a pass over the rest. */
+            MoveList *q = &s->quiet;
+            int nbad = l->n - mp->next, first = mp->next;
+            q->n = 0;
+            for (int i = l->n; i < l->n + mp->quiets; i++)
+                if (!killer_done(mp, l->moves[i]))
+                    q->moves[q->n++] = l->moves[i];
+            /* Scored at the far end of the scores, which a chess position (218 legal moves
+             * at most) never reaches. */
+            int *qs = p->scores + MAX_MOVES - q->n;
+            if (mp->quiets_hopeless) {
+                for (int i = 0; i < q->n; i++)
+                    qs[i] = 0;
+            } else {
+                order_score(pos, q, qs, &mp->hints, &s->order, &s->params);
+                for (int i = 1; i < q->n; i++) {
+                    Move m = q->moves[i];
+                    int sc = qs[i], j = i;
+                    for (; j > 0 && qs[j - 1] < sc; j--) {
+                        q->moves[j] = q->moves[j - 1];
+                        qs[j] = qs[j - 1];
+                    }
+                    q->moves[j] = m;
+                    qs[j] = sc;
+                }
+            }
+            /* list: [first, first + nbad) losing captures -> moved behind the quiets. */
+            memmove(l->moves + first + q->n, l->moves + first, (size_t)nbad * sizeof(Move));
+            memmove(p->scores + first + q->n, p->scores + first, (size_t)nbad * sizeof(int));
+            memcpy(l->moves + first, q->moves, (size_t)q->n * sizeof(Move));
+            memcpy(p->scores + first, qs, (size_t)q->n * sizeof(int));
+            mp->quiet_end = first + q->n;
+            l->n = first + q->n + nbad;
+            mp->stage = ST_QUIETS;
+            break;
+        }
+        case ST_QUIETS:
+            if (mp->next < mp->quiet_end) {
+                *score = p->scores[mp->next];
+                return l->moves[mp->next++];
+            }
+            mp->stage = ST_PICK;
+            break;
+        case ST_ALL:
+            gen_legal(pos, l);
+            mp->any = l->n > 0;
+            order_score(pos, l, p->scores, &mp->hints, &s->order, &s->params);
+            mp->stage = ST_PICK;
+            break;
+        case ST_PICK:
+            while (mp->next < l->n) {
+                Move m = order_pick(l, p->scores, mp->next);
+                *score = p->scores[mp->next++];
+                if (m != mp->excluded)
+                    return m;
+            }
+            mp->stage = ST_DONE;
+            break;
+        default:
+            return 0;
+        }
+    }
+}
+
+#ifdef STAGED_VERIFY
+#include <stdio.h>
+/* Debug build only (-DSTAGED_VERIFY; it changes the search, as its extra generations reorder
+ * the piece lists): the stages give every legal move exactly once, and the quick legality
+ * test agrees with the generator on the moves of the positions one and two plies up. */
+static void staged_verify(Search *s, int ply, int staged, Move excluded, const OrderHints *h)
+{
+    Ply *tmp = malloc(sizeof *tmp);
+    MoveList *lall = malloc(sizeof *lall);
+    Move *got = malloc(MAX_MOVES * sizeof *got);
+    Position *pos = &s->pos;
+    gen_legal(pos, lall);
+    for (int up = 1; up <= 2 && up <= ply; up++) {
+        const MoveList *l = &s->stack[ply - up].list;
+        for (int i = 0; i < l->n; i++) {
+            int q = gen_move_is_legal(pos, l->moves[i]), in = 0;
+            for (int j = 0; j < lall->n; j++)
+                in |= lall->moves[j] == l->moves[i];
+            if (q >= 0 && q != in) {
+                fprintf(stderr, "STAGED_VERIFY legal mismatch %d %d\n", q, in);
+                abort();
+            }
+        }
+    }
+    Picker mp;
+    picker_init(&mp, staged, excluded, h);
+    mp.quiets_hopeless = ply & 1; /* both ways of ordering the quiet moves */
+    Move m;
+    int n = 0, sc;
+    while ((m = next_move(s, tmp, &mp, &sc)) != 0)
+        got[n++] = m;
+    int want = 0;
+    for (int j = 0; j < lall->n; j++) {
+        if (lall->moves[j] == excluded)
+            continue;
+        want++;
+        int c = 0;
+        for (int i = 0; i < n; i++)
+            c += got[i] == lall->moves[j];
+        if (c != 1) {
+            fprintf(stderr, "STAGED_VERIFY move count %d\n", c);
+            abort();
+        }
+    }
+    if (want != n || mp.any != (lall->n > 0)) {
+        fprintf(stderr, "STAGED_VERIFY %d moves, wanted %d (any %d)\n", n, want, mp.any);
+        abort();
+    }
+    free(tmp);
+    free(lall);
+    free(got);
+}
+#endif
+
 static int search(Search *s, int alpha, int beta, int depth, int ply, int null_ok)
 {
     Position *pos = &s->pos;
@@ -485,35 +736,39 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
         }
     }
 
-    gen_legal(pos, &p->list);
-    if (p->list.n == 0)
-        return in_check ? -SCORE_MATE + ply : 0;
+    int staged = s->sp[SP_STAGED] && pos->variant == VARIANT_CHESS;
     Move prev = ply > 0 ? s->stack[ply - 1].move : 0;
     OrderHints hints = { tt_move, { p->killers[0], p->killers[1] },
                          prev ? s->order.counter[MV_FROM(prev)][MV_TO(prev)] : 0,
                          { ply >= 1 ? s->stack[ply - 1].cont : NULL,
                            ply >= 2 ? s->stack[ply - 2].cont : NULL } };
-    order_score(pos, &p->list, p->scores, &hints, &s->order, &s->params);
+#ifdef STAGED_VERIFY
+    staged_verify(s, ply, staged, excluded, &hints);
+#endif
+    Picker mp;
+    picker_init(&mp, staged, excluded, &hints);
     s->stack[ply + 2].killers[0] = s->stack[ply + 2].killers[1] = 0;
 
-    int best = -SCORE_INF, old_alpha = alpha, searched = 0, ntried = 0;
-    Move best_move = 0, tried[64];
-    for (int i = 0; i < p->list.n; i++) {
-        Move m = order_pick(&p->list, p->scores, i);
-        if (m == excluded)
-            continue;
-        int tactical = order_is_tactical(pos, m);
-        int sc_order = p->scores[i];
+    int best = -SCORE_INF, old_alpha = alpha, searched = 0, ntried = 0, sc_order;
+    Move best_move = 0, tried[64], m;
+    for (;;) {
         /* Near the leaves, moves that look hopeless are skipped unless they give check:
-         * quiet moves far down the list or far below alpha, and captures that lose. */
+         * quiet moves far down the list or far below alpha, and captures that lose. Once
+         * the quiet moves are, they stay so (the count and alpha only grow), and the
+         * picker need not sort them. */
+        int may_prune = ply > 0 && !in_check && best > -SCORE_MATE_BOUND;
+        mp.quiets_hopeless =
+            may_prune && ((depth <= s->sp[SP_LMP_DEPTH] &&
+                           searched >= (3 + depth * depth) / (improving ? 1 : 2) + 2) ||
+                          (depth <= s->sp[SP_FUT_DEPTH] &&
+                           eval + s->sp[SP_FUT_BASE] + s->sp[SP_FUT_MARGIN] * depth <= alpha));
+        if (!(m = next_move(s, p, &mp, &sc_order)))
+            break;
+        int tactical = order_is_tactical(pos, m);
         int hopeless = 0;
-        if (ply > 0 && !in_check && best > -SCORE_MATE_BOUND) {
+        if (may_prune) {
             if (!tactical)
-                hopeless = (depth <= s->sp[SP_LMP_DEPTH] &&
-                            searched >= (3 + depth * depth) / (improving ? 1 : 2) + 2) ||
-                           (depth <= s->sp[SP_FUT_DEPTH] &&
-                            eval + s->sp[SP_FUT_BASE] + s->sp[SP_FUT_MARGIN] * depth <= alpha) ||
-                           see_quiet_loses(s, m, depth);
+                hopeless = mp.quiets_hopeless || see_quiet_loses(s, m, depth);
             else
                 hopeless = !pv_node && depth <= 5 && sc_order < 0 &&
                            see_value(pos, m, &s->params) < -s->sp[SP_SEE_MARGIN] * depth;
@@ -585,6 +840,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
         if (!tactical && ntried < 64)
             tried[ntried++] = m;
     }
+    if (!mp.any)
+        return in_check ? -SCORE_MATE + ply : 0;
     if (excluded)
         return best == -SCORE_INF ? alpha : best; /* no other move: the hash move is forced */
     int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
