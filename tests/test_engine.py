@@ -340,9 +340,10 @@ def test_search_feature_switches() -> None:
     assert (params["cont_hist"], params["se_depth"], params["se_margin"]) == (1, 6, 3)
     assert (params["razor_depth"], params["razor_margin"], params["see_quiet"]) == (3, 250, 60)
     assert (params["corr_hist"], params["corr_max"]) == (1, 64)
-    assert params["staged"] == 1
+    assert (params["staged"], params["lmr_cut"], params["probcut_margin"]) == (1, 1, 0)
     on = search.go(fen, 0, depth=8)["nodes"]
-    for name in ("cont_hist", "se_depth", "razor_depth", "see_quiet", "corr_hist", "staged"):
+    for name in ("cont_hist", "se_depth", "razor_depth", "see_quiet", "corr_hist", "staged",
+                 "lmr_cut"):
         search.set_param(name, 0)
         search.clear()
         off = search.go(fen, 0, depth=8)["nodes"]

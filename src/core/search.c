@@ -47,16 +47,18 @@ enum {
     SP_RFP_DEPTH, SP_RFP_MARGIN, SP_FUT_DEPTH, SP_FUT_BASE, SP_FUT_MARGIN, SP_LMP_DEPTH,
     SP_NULL_BASE, SP_LMR_BASE, SP_LMR_DIV, SP_HIST_DIV, SP_SEE_MARGIN, SP_DELTA,
     SP_CONT_HIST, SP_SE_DEPTH, SP_SE_MARGIN, SP_HIST_AGE, SP_RAZOR_DEPTH, SP_RAZOR_MARGIN,
-    SP_SEE_QUIET, SP_CORR_HIST, SP_CORR_MAX, SP_STAGED, SP_COUNT
+    SP_SEE_QUIET, SP_CORR_HIST, SP_CORR_MAX, SP_STAGED, SP_PROBCUT_MARGIN, SP_PROBCUT_DEPTH,
+    SP_LMR_CUT, SP_IIR_CUT, SP_COUNT
 };
 static const char *const SP_NAMES[SP_COUNT] = {
     "rfp_depth", "rfp_margin", "fut_depth", "fut_base", "fut_margin", "lmp_depth",
     "null_base", "lmr_base", "lmr_div", "hist_div", "see_margin", "qs_delta",
     "cont_hist", "se_depth", "se_margin", "hist_age", "razor_depth", "razor_margin",
-    "see_quiet", "corr_hist", "corr_max", "staged",
+    "see_quiet", "corr_hist", "corr_max", "staged", "probcut_margin", "probcut_depth", "lmr_cut",
+    "iir_cut",
 };
 static const int SP_DEFAULTS[SP_COUNT] = { 6, 90, 6, 100, 90, 5, 3, 75, 225, 6000, 100, 200,
-                                           1, 6, 3, 1, 3, 250, 60, 1, 64, 1 };
+                                           1, 6, 3, 1, 3, 250, 60, 1, 64, 1, 0, 5, 1, 0 };
 
 /* Correction history: by side to move and pawn structure, the running average of how far
  * the search's score at a node came out from its static evaluation, in 1/CORR_GRAIN cp. The
@@ -630,7 +632,54 @@ static void staged_verify(Search *s, int ply, int staged, Move excluded, const O
 }
 #endif
 
-static int search(Search *s, int alpha, int beta, int depth, int ply, int null_ok)
+/* cut_node: a null-window node expected to fail high (Stockfish's cutNode). Its first
+ * child is expected to fail low (an all node), its later children, and every null-window
+ * child of a PV node, to fail high again; PV nodes pass 0. */
+static int search(Search *s, int alpha, int beta, int depth, int ply, int null_ok,
+                  int cut_node);
+
+/* ProbCut's tries at a non-PV node not in check: the captures and promotions whose exchange
+ * alone could lift the static eval to pc_beta, each first by quiescence and, when that holds,
+ * by a search 4 plies shallower, at the null window (pc_beta - 1, pc_beta). Returns the first
+ * score at or above pc_beta (stored as a lower bound 3 plies shallower than the node), else
+ * -SCORE_INF. The moves go in this ply's list, which the node's own generation refills after:
+ * making a capture reorders the piece lists, so the later moves come in another order than
+ * without ProbCut (a real search change, the bench signature shows it). */
+static int probcut(Search *s, int pc_beta, int eval, int raw, int depth, int ply,
+                   Move tt_move, int cut_node)
+{
+    Position *pos = &s->pos;
+    Ply *p = &s->stack[ply];
+    gen_legal_tactical(pos, &p->list);
+    order_score_tactical(pos, &p->list, p->scores, tt_move, &s->params);
+    for (int i = 0; i < p->list.n; i++) {
+        Move m = order_pick(&p->list, p->scores, i);
+        if (see_value(pos, m, &s->params) < pc_beta - eval)
+            continue;
+        p->move = m;
+        p->cont = cont_of(s, m);
+        int may_check = may_give_check(pos, m);
+        pos_make(pos, m);
+        tt_prefetch(&s->tt, pos->key);
+        s->stack[ply + 1].in_check = may_check ? -1 : 0;
+        int v = -qsearch(s, -pc_beta, -pc_beta + 1, ply + 1);
+        if (v >= pc_beta && !s->stopped) {
+            s->stack[ply + 1].in_check = may_check ? -1 : 0;
+            v = -search(s, -pc_beta, -pc_beta + 1, depth - 4, ply + 1, 1, !cut_node);
+        }
+        pos_unmake(pos);
+        if (s->stopped)
+            return 0;
+        if (v >= pc_beta) {
+            tt_store(&s->tt, pos->key, m, score_to_tt(v, ply), raw, depth - 3, BOUND_LOWER);
+            return v;
+        }
+    }
+    return -SCORE_INF;
+}
+
+static int search(Search *s, int alpha, int beta, int depth, int ply, int null_ok,
+                  int cut_node)
 {
     Position *pos = &s->pos;
     int pv_node = beta - alpha > 1;
@@ -701,16 +750,31 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
             p->cont = NULL;
             pos_make_null(pos);
             s->stack[ply + 1].in_check = 0;
-            int score = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, 0);
+            int score = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, 0, !cut_node);
             pos_unmake_null(pos);
             if (s->stopped)
                 return 0;
             if (score >= beta)
                 return score >= SCORE_MATE_BOUND ? beta : score;
         }
+        /* ProbCut: a capture that beats beta by a margin at a shallower depth almost surely
+         * beats beta at full depth. Skipped when the hash table already says that a search
+         * as deep as the reduced one stayed below that raised bound. */
+        int pc_beta = beta + s->sp[SP_PROBCUT_MARGIN];
+        if (s->sp[SP_PROBCUT_MARGIN] > 0 && depth >= s->sp[SP_PROBCUT_DEPTH] &&
+            pc_beta < SCORE_MATE_BOUND &&
+            !(tt_hit && e.depth >= depth - 3 && score_from_tt(e.score, ply) < pc_beta)) {
+            int v = probcut(s, pc_beta, eval, raw, depth, ply, tt_move, cut_node);
+            if (s->stopped)
+                return 0;
+            if (v >= pc_beta)
+                return v;
+        }
     }
-    /* Without a hash move this node was not searched before: a shallower look is cheaper. */
-    if (!tt_move && depth >= 4 && !excluded)
+    /* Without a hash move this node was not searched before: a shallower look is cheaper.
+     * With iir_cut, not at an expected all node, where every move must be searched anyway
+     * and a hash move would not have been found either. */
+    if (!tt_move && depth >= 4 && !excluded && (!s->sp[SP_IIR_CUT] || pv_node || cut_node))
         depth--;
 
     /* Singular extension: when every move but the hash move fails well below its stored
@@ -724,7 +788,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
         if (tt_score < SCORE_MATE_BOUND && tt_score > -SCORE_MATE_BOUND) {
             int sbeta = tt_score - s->sp[SP_SE_MARGIN] * depth;
             p->excluded = tt_move;
-            int v = search(s, sbeta - 1, sbeta, (depth - 1) / 2, ply, 0);
+            int v = search(s, sbeta - 1, sbeta, (depth - 1) / 2, ply, 0, cut_node);
             p->excluded = 0;
             s->pv_len[ply] = 0;
             if (s->stopped)
@@ -791,7 +855,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
         s->stack[ply + 1].in_check = gives_check;
         int new_depth = depth - 1 + (singular && m == tt_move), score;
         if (searched == 0) {
-            score = -search(s, -beta, -alpha, new_depth, ply + 1, 1);
+            score = -search(s, -beta, -alpha, new_depth, ply + 1, 1, !pv_node && !cut_node);
         } else {
             int r = 0;
             if (depth >= 3 && searched >= 2 + pv_node && !tactical) {
@@ -799,6 +863,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
                 r -= pv_node;
                 r += !improving;
                 r -= gives_check || in_check;
+                if (cut_node) /* expected to fail high: its late moves matter least */
+                    r += s->sp[SP_LMR_CUT];
                 if (sc_order >= ORDER_KILLER - 2)
                     r--;
                 else
@@ -808,11 +874,13 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
                 if (r < 0)
                     r = 0;
             }
-            score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, 1);
+            /* As Stockfish: the reduced search expects a cut, the full-depth one after it the
+             * opposite of this node. */
+            score = -search(s, -alpha - 1, -alpha, new_depth - r, ply + 1, 1, r > 0 || !cut_node);
             if (score > alpha && r > 0)
-                score = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, 1);
+                score = -search(s, -alpha - 1, -alpha, new_depth, ply + 1, 1, !cut_node);
             if (score > alpha && score < beta)
-                score = -search(s, -beta, -alpha, new_depth, ply + 1, 1);
+                score = -search(s, -beta, -alpha, new_depth, ply + 1, 1, 0);
         }
         pos_unmake(pos);
         if (s->stopped)
@@ -876,14 +944,14 @@ static int search_root(Search *s, int alpha, int beta, int depth, int first)
         s->stack[1].in_check = att_in_check(pos, pos->side);
         int score;
         if (i == first) {
-            score = -search(s, -beta, -alpha, depth - 1, 1, 1);
+            score = -search(s, -beta, -alpha, depth - 1, 1, 1, 0);
         } else {
             int r = depth >= 3 && i >= first + 3 && quiet ? 1 : 0;
-            score = -search(s, -alpha - 1, -alpha, depth - 1 - r, 1, 1);
+            score = -search(s, -alpha - 1, -alpha, depth - 1 - r, 1, 1, 1);
             if (score > alpha && r)
-                score = -search(s, -alpha - 1, -alpha, depth - 1, 1, 1);
+                score = -search(s, -alpha - 1, -alpha, depth - 1, 1, 1, 1);
             if (score > alpha)
-                score = -search(s, -beta, -alpha, depth - 1, 1, 1);
+                score = -search(s, -beta, -alpha, depth - 1, 1, 1, 0);
         }
         pos_unmake(pos);
         if (s->stopped)
