@@ -339,12 +339,14 @@ def test_search_feature_switches() -> None:
     params = search.params()
     assert (params["cont_hist"], params["se_depth"], params["se_margin"]) == (1, 6, 3)
     assert (params["razor_depth"], params["razor_margin"], params["see_quiet"]) == (3, 250, 60)
-    assert (params["corr_hist"], params["corr_max"]) == (1, 64)
-    assert (params["staged"], params["lmr_cut"], params["probcut_margin"]) == (1, 1, 0)
+    # Tried and off (strength.md): they must still work when switched on.
+    assert (params["corr_hist"], params["probcut_margin"], params["iir_cut"]) == (0, 0, 0)
+    assert (params["staged"], params["lmr_cut"]) == (1, 1)
     on = search.go(fen, 0, depth=8)["nodes"]
-    for name in ("cont_hist", "se_depth", "razor_depth", "see_quiet", "corr_hist", "staged",
-                 "lmr_cut"):
-        search.set_param(name, 0)
+    switched = {"corr_hist": 1, "probcut_margin": 200, "iir_cut": 1}
+    for name in ("cont_hist", "se_depth", "razor_depth", "see_quiet", "staged", "lmr_cut",
+                 *switched):
+        search.set_param(name, switched.get(name, 0))
         search.clear()
         off = search.go(fen, 0, depth=8)["nodes"]
         search.set_param(name, params[name])
