@@ -298,7 +298,6 @@ typedef struct {
     int bishops[2];
     int attackers[2], attack[2]; /* on colour c's King zone: pieces and summed weight */
     int npawns[2], npieces[2];
-    uint64_t pawn_key;
     uint8_t pawns[2][10];        /* per file: bit r set when a pawn of that side is on rank r */
     /* Per square: attacked by colour c's pawns, in colour c's King zone (King and the
      * squares around it). One map for both, so a mobility walk reads one byte a square. */
@@ -408,7 +407,6 @@ static void collect(const Position *pos, const EvalParams *ep, EvalState *es)
             eg += e->eg;
             phase += PHASE_WEIGHT[t];
             if (t == PAWN) {
-                es->pawn_key ^= zob.piece[pos->board[sq]][sq];
                 es->flags[sq + fwd - 1] |= attack;
                 es->flags[sq + fwd + 1] |= attack;
                 es->pawn_sq[c][es->npawns[c]++] = (uint8_t)sq;
@@ -538,13 +536,13 @@ static void eval_pawns(const Position *pos, const EvalParams *ep, EvalState *es,
                        EvalPawnEntry *table)
 {
     EvalPawnEntry local, *e = &local;
-    if (pos->variant == VARIANT_ROYAL)
-        es->pawn_key ^= zob.variant; /* the board's width changes the terms */
     if (table) {
-        e = &table[es->pawn_key & (EVAL_PAWN_SLOTS - 1)];
-        if (e->key != es->pawn_key) {
+        /* The position keeps its pawn key up to date; the board's width changes the terms. */
+        uint64_t key = pos->pkey ^ (pos->variant == VARIANT_ROYAL ? zob.variant : 0);
+        e = &table[key & (EVAL_PAWN_SLOTS - 1)];
+        if (e->key != key) {
             pawn_structure(pos, ep, es, e);
-            e->key = es->pawn_key;
+            e->key = key;
         }
     } else {
         pawn_structure(pos, ep, es, e);

@@ -90,7 +90,7 @@ typedef struct {
     int fullmove;
     uint64_t bkey;          /* key of pieces, side to move and castling rights */
     uint64_t key;           /* repetition key of the current position */
-    uint64_t pkey;          /* key of the pawns alone (the search's correction history) */
+    uint64_t pkey;          /* key of the pawns alone (pawn tables, correction history) */
     Undo *hist;
     int ply, cap;
 } Position;
