@@ -14,6 +14,24 @@ static int mvv_lva(const Position *pos, Move m, int victim, const EvalParams *ep
     return gain * 16 - (attacker == KING ? 0 : eval_piece_value(ep, attacker) / 16);
 }
 
+/* How a capture or promotion stands before any exchange is played out: surely good, bad
+ * (a minor promotion that takes nothing: rarely worth a look before the quiet moves), or
+ * good only if the static exchange does not lose. */
+enum { CAPTURE_GOOD, CAPTURE_SEE, CAPTURE_BAD };
+
+static inline int capture_kind(const Position *pos, Move m, int victim, const EvalParams *ep)
+{
+    int flag = MV_FLAG(m);
+    /* Only a capture by a piece worth more than its victim can lose material. */
+    if (flag == MF_CASTLE || (victim && eval_piece_value(ep, PTYPE(pos->board[MV_FROM(m)])) <=
+                                            eval_piece_value(ep, victim)))
+        return CAPTURE_GOOD;
+    if ((flag == MF_PROMO || flag == MF_PROMO_WAIVED) && !victim && MV_PROMO(m) != QUEEN &&
+        pos->variant == VARIANT_CHESS)
+        return CAPTURE_BAD;
+    return CAPTURE_SEE;
+}
+
 void order_score(const Position *pos, const MoveList *l, int *scores, const OrderHints *hints,
                  const OrderTables *tables, const EvalParams *ep)
 {
@@ -25,15 +43,9 @@ void order_score(const Position *pos, const MoveList *l, int *scores, const Orde
         if (m == hints->tt_move) {
             scores[i] = 1 << 30;
         } else if (victim || promo) {
-            int value = mvv_lva(pos, m, victim, ep);
-            int attacker = PTYPE(pos->board[MV_FROM(m)]);
-            /* Only a capture by a piece worth more than its victim can lose material. */
-            int good = flag == MF_CASTLE ||
-                       (victim && eval_piece_value(ep, attacker) <= eval_piece_value(ep, victim)) ||
-                       see_value(pos, m, ep) >= 0;
-            /* Minor promotions are rarely worth a look before the quiet moves. */
-            if (promo && !victim && MV_PROMO(m) != QUEEN && pos->variant == VARIANT_CHESS)
-                good = 0;
+            int value = mvv_lva(pos, m, victim, ep), kind = capture_kind(pos, m, victim, ep);
+            int good = kind == CAPTURE_GOOD ||
+                       (kind == CAPTURE_SEE && see_value(pos, m, ep) >= 0);
             scores[i] = good ? ORDER_GOOD + value : -ORDER_GOOD + value;
         } else if (m == hints->killers[0]) {
             scores[i] = ORDER_KILLER;
@@ -60,17 +72,10 @@ void order_score_captures(const Position *pos, const MoveList *l, int *scores,
 {
     for (int i = 0; i < l->n; i++) {
         Move m = l->moves[i];
-        int victim = order_captured(pos, m), flag = MV_FLAG(m);
-        int value = mvv_lva(pos, m, victim, ep);
-        int attacker = PTYPE(pos->board[MV_FROM(m)]);
-        if (flag == MF_CASTLE ||
-            (victim && eval_piece_value(ep, attacker) <= eval_piece_value(ep, victim)))
-            scores[i] = ORDER_GOOD + 2 * value;
-        else if ((flag == MF_PROMO || flag == MF_PROMO_WAIVED) && !victim &&
-                 MV_PROMO(m) != QUEEN && pos->variant == VARIANT_CHESS)
-            scores[i] = -ORDER_GOOD + value;
-        else
-            scores[i] = ORDER_GOOD + 2 * value + 1;
+        int victim = order_captured(pos, m), value = mvv_lva(pos, m, victim, ep);
+        int kind = capture_kind(pos, m, victim, ep);
+        scores[i] = kind == CAPTURE_BAD ? -ORDER_GOOD + value
+                                        : ORDER_GOOD + 2 * value + (kind == CAPTURE_SEE);
     }
 }
 
