@@ -44,6 +44,9 @@ __all__ = ["Analysis", "Engine", "Info", "Limit", "Score", "SearchResult"]
 
 _MATE_CP = 100_000
 
+EVALUATIONS = ("auto", "classic", "nnue")
+"""What :meth:`Engine.set_evaluation` accepts."""
+
 
 @dataclass(frozen=True, slots=True)
 class Limit:
@@ -309,7 +312,7 @@ class Engine:
         game that has no net under ``"nnue"``: the engine never falls back to the other
         evaluation behind the caller's back (``"auto"`` is the documented choice per game).
         """
-        if evaluation not in ("auto", "classic", "nnue"):
+        if evaluation not in EVALUATIONS:
             raise ValueError(
                 f"evaluation must be 'auto', 'classic' or 'nnue', not {evaluation!r}"
             )

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Protocol
 
 from royalchess.board import Board
-from royalchess.engine import Engine, Limit
+from royalchess.engine import EVALUATIONS, Engine, Limit
 from royalchess.errors import ChessError
 from royalchess.move import Move
 from royalchess.runner.uciclient import UciEngine, UciError, UciTimeout
@@ -140,10 +140,10 @@ class EngineSpec:
             elif key == "evalfile":
                 options.append((key, value))
             elif key == "eval":
-                if value not in _EVALUATIONS:
+                if value not in EVALUATIONS:
                     raise ValueError(
                         f"royalchess option eval={value!r}: expected one of "
-                        + ", ".join(_EVALUATIONS)
+                        + ", ".join(EVALUATIONS)
                     )
                 options.append((key, value))
             else:
@@ -159,9 +159,6 @@ class EngineSpec:
                 f" {k}={v}" for k, v in options if k in ("level", "elo") or k.startswith("param.")
             )
         return cls("royalchess", name, tuple(options))
-
-
-_EVALUATIONS = ("classic", "auto", "nnue")
 
 
 def _pairs(text: str) -> list[tuple[str, str]]:
