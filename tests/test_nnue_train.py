@@ -143,3 +143,58 @@ def test_factorised_net_exports_its_folded_weights(tmp_path: Path) -> None:
     fens = [p.fen for p in read_positions(path)]
     diffs = [net.evaluate(fen) - w for fen, w in zip(fens, want, strict=True)]
     assert sum(map(abs, diffs)) / len(diffs) <= 8
+
+
+def test_mirror_fen_reflects_files_as_python_chess_does() -> None:
+    chess = pytest.importorskip("chess")
+    rng = random.Random(21)
+    checked = 0
+    for _ in range(40):
+        board = chess.Board()
+        for _ in range(rng.randrange(1, 80)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        fen = board.fen(en_passant="fen")
+        reflected = train_data.mirror_fen(fen)
+        if board.castling_rights:
+            assert reflected is None  # castling tells the wings apart
+            board.castling_rights = chess.BB_EMPTY
+            fen = board.fen(en_passant="fen")
+            reflected = train_data.mirror_fen(fen)
+        assert reflected is not None
+        expected = board.transform(chess.flip_horizontal)
+        mirrored = chess.Board(reflected)
+        assert mirrored.board_fen() == expected.board_fen()
+        assert mirrored.turn == board.turn
+        ep = None if board.ep_square is None else board.ep_square ^ 7  # file h <-> a
+        assert mirrored.ep_square == ep
+        assert train_data.mirror_fen(reflected) == fen
+        checked += 1
+    assert checked == 40
+
+
+def test_mirror_adds_the_reflections_of_positions_without_castling(tmp_path: Path) -> None:
+    path = tmp_path / "chess.bin"
+    fens = [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",  # may castle: once
+        "8/5k2/8/3pP3/8/8/1K6/8 w - d6 0 40",
+        "r5k1/5ppp/8/8/8/8/5PPP/2R3K1 b - - 3 30",
+    ]
+    game = GameData(0, "chess", 1, tuple((f, 25 * i, i) for i, f in enumerate(fens)), 3)
+    path.write_bytes(MAGIC + encode_game(game))
+    plain = train_data.load([path])
+    both = train_data.load([path], mirror=True)
+    assert len(plain) == 3 and len(both) == 5
+    assert both.game is not None and set(both.game.tolist()) == {0}
+    core_id = get_variant("chess").core_id
+    reflected = train_data.mirror_fen(fens[1])
+    assert reflected is not None
+    a, _ = _core.nnue_features(reflected, core_id)
+    row = both.stm[2].tolist()
+    assert sorted(v for v in row if v != both.stm.max()) == sorted(a)
+    assert both.score.tolist() == [0.0, 25.0, 25.0, 50.0, 50.0]
+    assert both.result.tolist() == plain.result.repeat_interleave(
+        torch.tensor([1, 2, 2])
+    ).tolist()

@@ -2,7 +2,7 @@
 
 python -m train DATA.bin [DATA2.bin ...] -o royal.nnue [--variant royal] [--hidden 128]
     [--epochs 10] [--batch 4096] [--lr 1e-3] [--wdl 0.3] [--seed 1] [--device cpu]
-    [--validation 0.1] [--threads 1] [--cache DIR] [--factorise] [--last]
+    [--validation 0.1] [--threads 1] [--cache DIR] [--factorise] [--mirror] [--last]
 """
 
 from __future__ import annotations
@@ -39,6 +39,11 @@ def main(argv: list[str] | None = None) -> int:
         help="train with shared per-piece, per-rank and per-file weights (folded on export)",
     )
     ap.add_argument(
+        "--mirror",
+        action="store_true",
+        help="chess: also train on each position without castling rights reflected left to right",
+    )
+    ap.add_argument(
         "--last",
         action="store_true",
         help="export the last epoch's net, not the one with the lowest validation loss",
@@ -69,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         factorise=args.factorise,
     )
     start = time.monotonic()
-    everything = load(args.data, args.variant, args.limit, args.cache)
+    everything = load(args.data, args.variant, args.limit, args.cache, args.mirror)
     data, held = split(everything, args.validation, args.seed)
     print(
         f"{len(everything)} {data.variant} positions read in {time.monotonic() - start:.1f} s"

@@ -7,6 +7,7 @@ with, so the trainer and the engine cannot disagree about what an input means.
 from __future__ import annotations
 
 import os
+import re
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -59,9 +60,29 @@ def _tensor(a: array[int] | array[float]) -> torch.Tensor:
 _DTYPES = {"i": torch.int32, "f": torch.float32, "q": torch.int64}
 
 
-def _extract(path: str | os.PathLike[str], variant: str | None) -> Dataset | None:
+def mirror_fen(fen: str) -> str | None:
+    """The chess position reflected left to right (files a-h swapped), or None when a side
+    may still castle: castling is the only chess rule that tells the wings apart, so
+    without castling rights the reflection is the same position with the same score and
+    result — a second training example for free (the usual augmentation of small data)."""
+    board, turn, castling, ep, *rest = fen.split(" ")
+    if castling != "-":
+        return None
+    ranks = []
+    for rank in board.split("/"):
+        cells = "".join("." * int(c) if c.isdigit() else c for c in rank)[::-1]
+        ranks.append(re.sub(r"\.+", lambda m: str(len(m.group())), cells))
+    if ep != "-":
+        ep = chr(ord("a") + ord("h") - ord(ep[0])) + ep[1:]
+    return " ".join(["/".join(ranks), turn, castling, ep, *rest])
+
+
+def _extract(
+    path: str | os.PathLike[str], variant: str | None, mirror: bool = False
+) -> Dataset | None:
     """Every position of one datagen file of *variant* (None: the file's first game's);
-    None when the file holds none. Games number from 0 within the file."""
+    None when the file holds none. Games number from 0 within the file. *mirror* (chess
+    only) adds each position without castling rights reflected (mirror_fen)."""
     stm, nstm = array("i"), array("i")
     scores, results, games = array("f"), array("f"), array("q")
     pad = w = core_id = 0
@@ -74,13 +95,15 @@ def _extract(path: str | os.PathLike[str], variant: str | None) -> Dataset | Non
             core_id = get_variant(variant).core_id
             pad, w = int(_core.nnue_inputs(core_id)), width(variant)
         for fen, score, _ in game.positions:
-            a, b = _core.nnue_features(fen, core_id)
-            stm.extend(a + [pad] * (w - len(a)))
-            nstm.extend(b + [pad] * (w - len(b)))
-            scores.append(float(max(-SCORE_CLIP, min(SCORE_CLIP, score))))
             stm_result = game.result if " w " in fen else -game.result
-            results.append((stm_result + 1) / 2)
-            games.append(n)
+            reflected = mirror_fen(fen) if mirror and variant == "chess" else None
+            for f in (fen,) if reflected is None else (fen, reflected):
+                a, b = _core.nnue_features(f, core_id)
+                stm.extend(a + [pad] * (w - len(a)))
+                nstm.extend(b + [pad] * (w - len(b)))
+                scores.append(float(max(-SCORE_CLIP, min(SCORE_CLIP, score))))
+                results.append((stm_result + 1) / 2)
+                games.append(n)
     if variant is None or not scores:
         return None
     return Dataset(
@@ -94,19 +117,23 @@ def _extract(path: str | os.PathLike[str], variant: str | None) -> Dataset | Non
 
 
 def _cached(
-    path: str | os.PathLike[str], variant: str | None, cache_dir: str | os.PathLike[str] | None
+    path: str | os.PathLike[str],
+    variant: str | None,
+    cache_dir: str | os.PathLike[str] | None,
+    mirror: bool = False,
 ) -> Dataset | None:
     """_extract(path), through a cache file in *cache_dir* keyed by the data file's name and
     size: datagen files only grow by whole games, so a size names a content (a stale cache
     is never read, only left behind)."""
     if cache_dir is None:
-        return _extract(path, variant)
+        return _extract(path, variant, mirror)
     size = os.path.getsize(path)
-    cache = Path(cache_dir) / f"{Path(path).name}.{size}.v{CACHE_VERSION}.{variant or 'any'}.pt"
+    kind = f"{variant or 'any'}{'.mirror' if mirror else ''}"
+    cache = Path(cache_dir) / f"{Path(path).name}.{size}.v{CACHE_VERSION}.{kind}.pt"
     if cache.is_file():
         d = torch.load(cache)
         return Dataset(**d) if d else None
-    data = _extract(path, variant)
+    data = _extract(path, variant, mirror)
     cache.parent.mkdir(parents=True, exist_ok=True)
     tmp = cache.with_suffix(".tmp")
     torch.save(data.__dict__ if data else {}, tmp)
@@ -119,15 +146,18 @@ def load(
     variant: str | None = None,
     limit: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
+    mirror: bool = False,
 ) -> Dataset:
     """Every position of the datagen files (of one game; *variant* picks it when mixed).
 
     Features go into flat int32 tensors (about 330 bytes a Royal Chess position), so
-    millions of positions fit in memory; *cache_dir* keeps them between runs."""
+    millions of positions fit in memory; *cache_dir* keeps them between runs. *mirror*
+    adds the reflection of each chess position without castling rights (mirror_fen).
+    *limit* counts positions after that."""
     parts: list[Dataset] = []
     games = 0
     for path in paths:
-        d = _cached(path, variant, cache_dir)
+        d = _cached(path, variant, cache_dir, mirror)
         if d is None:
             continue
         variant = d.variant
