@@ -27,7 +27,7 @@ from royalchess.runner.analyse import read_input, run_analyse
 from royalchess.runner.backends import LocalBackend
 from royalchess.runner.datagen import MAGIC, read_games, read_positions, run_datagen
 from royalchess.runner.match import MatchPlan, run_match
-from royalchess.runner.openings import builtin_openings, read_openings
+from royalchess.runner.openings import builtin_openings, generate, read_openings
 from royalchess.runner.output import open_output, pgn_prefix
 from royalchess.runner.players import EngineSpec, TimeControl
 from royalchess.runner.sprt import Sprt, estimate, llr, llr_approx
@@ -150,6 +150,18 @@ def test_openings_files(tmp_path: Path) -> None:
     assert opening.moves == ("e2e4", "e7e5")
     with pytest.raises(ValueError, match="line 2"):
         read_openings("e2e4 e7e5\ne2e5\n", "chess")
+
+
+def test_generated_chess_openings_extend_the_theory_lines() -> None:
+    theory = {o.moves for o in builtin_openings("chess")}
+    made = generate("chess", 4, seed=3, plies=2, depth=2)
+    assert len(set(made)) == 4 and made == generate("chess", 4, seed=3, plies=2, depth=2)
+    for opening in made:
+        assert opening.moves[:-2] in theory
+        opening.board("chess")  # every move legal
+    text = (REPO / "bench" / "data" / "chess-openings-250.txt").read_text()
+    shipped = read_openings(text, "chess")
+    assert len(set(shipped)) == 250
 
 
 def test_fixed_node_match_is_the_same_with_one_or_two_workers(tmp_path: Path) -> None:

@@ -21,7 +21,14 @@ from pathlib import Path
 from royalchess.board import Board
 from royalchess.errors import ChessError
 
-__all__ = ["Opening", "builtin_openings", "generate_royal", "load_openings", "read_openings"]
+__all__ = [
+    "Opening",
+    "builtin_openings",
+    "generate",
+    "generate_royal",
+    "load_openings",
+    "read_openings",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,17 +101,25 @@ def load_openings(path: str | None, variant: str) -> list[Opening]:
     return openings
 
 
-def generate_royal(count: int, seed: int = 1, plies: int = 4, depth: int = 5) -> list[Opening]:
-    """Balanced Royal Chess openings: *plies* moves, each picked at random among those a
-    depth-*depth* MultiPV search scores within 40 cp of the best (how ``royal.txt`` was made)."""
+def generate(
+    variant: str, count: int, seed: int = 1, plies: int = 4, depth: int = 5
+) -> list[Opening]:
+    """*count* distinct balanced openings: *plies* moves, each picked at random among those a
+    depth-*depth* MultiPV search scores within 40 cp of the best. Royal Chess starts from the
+    initial position (how ``royal.txt`` was made); chess from a random line of the built-in
+    theory set, so that many more distinct openings than its 40 lines can be had (the
+    fixed-node matches of bench/README.md need them: a repeated opening repeats its game)."""
     from royalchess.engine import Engine, Limit
 
     rng = random.Random(seed)
     engine = Engine(hash_mb=4)
+    bases = [o.moves for o in builtin_openings(variant)] if variant == "chess" else [()]
     out: list[Opening] = []
     while len(out) < count:
-        board = Board(variant="royal")
-        line: list[str] = []
+        line = list(rng.choice(bases))
+        board = Board(variant=variant)
+        for uci in line:
+            board.push_uci(uci)
         for _ in range(plies):
             lines = engine.analyse(board, Limit(depth=depth), multipv=8)
             best = lines[0].score.value()
@@ -118,6 +133,14 @@ def generate_royal(count: int, seed: int = 1, plies: int = 4, depth: int = 5) ->
     return out
 
 
-if __name__ == "__main__":  # python -m royalchess.runner.openings COUNT > royal.txt
-    for item in generate_royal(int(sys.argv[1]) if len(sys.argv) > 1 else 60):
+def generate_royal(count: int, seed: int = 1, plies: int = 4, depth: int = 5) -> list[Opening]:
+    """Balanced Royal Chess openings (generate("royal", ...))."""
+    return generate("royal", count, seed, plies, depth)
+
+
+if __name__ == "__main__":  # python -m royalchess.runner.openings [COUNT [VARIANT [SEED]]]
+    _args = sys.argv[1:]
+    _variant = _args[1] if len(_args) > 1 else "royal"
+    _seed = int(_args[2]) if len(_args) > 2 else 1
+    for item in generate(_variant, int(_args[0]) if _args else 60, _seed):
         print(" ".join(item.moves))
