@@ -331,7 +331,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
             if ((MV_FLAG(m) != MF_NORMAL ||
                  eval_piece_value(&s->params, victim) <
                      eval_piece_value(&s->params, PTYPE(pos->board[MV_FROM(m)]))) &&
-                see_value(pos, m, &s->params) < 0)
+                !see_ge(pos, m, &s->params, 0))
                 continue;
         }
         int may_check = may_give_check(pos, m);
@@ -371,7 +371,7 @@ static int see_quiet_loses(Search *s, Move m, int depth)
 {
     int margin = s->sp[SP_SEE_QUIET];
     return margin > 0 && depth <= s->sp[SP_FUT_DEPTH] &&
-           see_value(&s->pos, m, &s->params) < -margin * depth;
+           !see_ge(&s->pos, m, &s->params, -margin * depth);
 }
 
 static void update_pv(Search *s, int ply, Move m)
@@ -485,7 +485,7 @@ static Move next_move(Search *s, Ply *p, Picker *mp, int *score)
                     break;
                 /* SEE only now that the capture's turn has come: one that loses goes
                  * behind the quiet moves, with the score order_score gives it. */
-                if ((sc & 1) && see_value(pos, m, &s->params) < 0) {
+                if ((sc & 1) && !see_ge(pos, m, &s->params, 0)) {
                     p->scores[mp->next] = -ORDER_GOOD + (sc - 1 - ORDER_GOOD) / 2;
                     continue;
                 }
@@ -654,7 +654,7 @@ static int probcut(Search *s, int pc_beta, int eval, int raw, int depth, int ply
     order_score_tactical(pos, &p->list, p->scores, tt_move, &s->params);
     for (int i = 0; i < p->list.n; i++) {
         Move m = order_pick(&p->list, p->scores, i);
-        if (see_value(pos, m, &s->params) < pc_beta - eval)
+        if (!see_ge(pos, m, &s->params, pc_beta - eval))
             continue;
         p->move = m;
         p->cont = cont_of(s, m);
@@ -835,7 +835,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
                 hopeless = mp.quiets_hopeless || see_quiet_loses(s, m, depth);
             else
                 hopeless = !pv_node && depth <= 5 && sc_order < 0 &&
-                           see_value(pos, m, &s->params) < -s->sp[SP_SEE_MARGIN] * depth;
+                           !see_ge(pos, m, &s->params, -s->sp[SP_SEE_MARGIN] * depth);
         }
         p->move = m;
         p->cont = cont_of(s, m);
