@@ -288,8 +288,11 @@ static const int KING_STEPS[8] = { DIR_N, DIR_S, DIR_E, DIR_W, DIR_NE, DIR_NW, D
 static const int KNIGHT_STEPS[8] = { 2 * MB_W + 1, 2 * MB_W - 1, -2 * MB_W + 1, -2 * MB_W - 1,
                                      MB_W + 2,     MB_W - 2,     -MB_W + 2,     -MB_W - 2 };
 
-/* Bits of EvalState.flags, shifted left by the colour they belong to. */
-enum { F_PAWN_ATTACK = 1, F_KING_ZONE = 4 };
+/* Mobility and King attacks are counted in one sum per piece: every square a piece reaches
+ * adds its byte of the mover's map, 1 when no enemy pawn attacks the square (it counts for
+ * mobility) plus ZONE_HIT when it lies in the enemy King's zone, so a walk adds one byte a
+ * square instead of testing two flags. */
+enum { SAFE = 1, ZONE_HIT = 64, MOB_MASK = ZONE_HIT - 1 };
 
 typedef struct {
     int mg[2], eg[2];
@@ -299,10 +302,10 @@ typedef struct {
     int attackers[2], attack[2]; /* on colour c's King zone: pieces and summed weight */
     int npawns[2], npieces[2];
     uint8_t pawns[2][10];        /* per file: bit r set when a pawn of that side is on rank r */
-    /* Per square: attacked by colour c's pawns, in colour c's King zone (King and the
-     * squares around it). One map for both, so a mobility walk reads one byte a square. */
-    uint8_t flags[MB_SIZE];
-    /* everything above starts at zero; the lists below are filled as counted */
+    /* everything above starts at zero */
+    /* Per square, for colour c's pieces: SAFE unless an enemy pawn attacks it, plus ZONE_HIT
+     * in the enemy King's zone (its square and the squares around it). */
+    uint8_t map[2][MB_SIZE];
     uint8_t pawn_sq[2][32];      /* squares of each side's pawns */
     uint8_t piece_sq[2][32];     /* and of its pieces other than pawns and the King */
 } EvalState;
@@ -313,117 +316,130 @@ static inline int distance(int a, int b)
     return df > dr ? df : dr;
 }
 
-typedef struct {
-    int mobility;  /* reachable squares not attacked by enemy pawns */
-    int zone_hits; /* squares of the enemy King's zone attacked */
-} Reach;
+/* Which bits of a square's map byte count, by the piece on it, for the White and the Black
+ * mover: all on an empty square; the King zone's under any piece, mobility only under an
+ * enemy one; none on an OFF cell. */
+#define BLOCK_ROW(own, enemy) \
+    0xFF, own, own, own, own, own, own, own, own, own, own, own, own, own, own, own, \
+    enemy, enemy, enemy, enemy, enemy, enemy, enemy, enemy, enemy, enemy, enemy, enemy, enemy, \
+    enemy, enemy, enemy
+#define BLOCK_COLOUR(own, enemy) BLOCK_ROW(own, enemy), BLOCK_ROW(own, enemy)
+static const uint8_t BLOCK[2][2 * OFF] = {
+    { BLOCK_COLOUR(ZONE_HIT, 0xFF), [OFF] = 0 },
+    { BLOCK_COLOUR(0xFF, ZONE_HIT), [OFF] = 0 },
+};
 
-/* Walks up to len squares along d from sq; a blocker ends the line (its square counts if it
- * holds an enemy piece, and for the King zone in any case). unsafe and zone are the flag bits
- * of the enemy's pawn attacks and King zone. */
-static inline void walk(const uint8_t *b, const uint8_t *flags, int sq, int d, int len, int us,
-                        int unsafe, int zone, Reach *r)
+/* Walks up to len squares along d from sq; a blocker ends the line. */
+static inline int walk(const uint8_t *b, const uint8_t *map, const uint8_t *block, int sq,
+                       int d, int len)
 {
-    int s = sq;
+    int s = sq, sum = 0;
     for (int k = 0; k < len; k++) {
         s += d;
         uint8_t p = b[s];
-        if (p == OFF)
-            return;
-        int f = flags[s];
-        r->zone_hits += (f & zone) != 0;
-        if (p != EMPTY) {
-            r->mobility += PCOLOR(p) != us && !(f & unsafe);
-            return;
-        }
-        r->mobility += !(f & unsafe);
+        if (p != EMPTY)
+            return sum + (map[s] & block[p]);
+        sum += map[s];
     }
+    return sum;
 }
 
 /* A slider's line: to the edge or the first piece (no board is long enough to cut it). */
-static inline void slide(const uint8_t *b, const uint8_t *flags, int sq, int d, int us,
-                         int unsafe, int zone, Reach *r)
+static inline int slide(const uint8_t *b, const uint8_t *map, const uint8_t *block, int sq,
+                        int d)
 {
-    int s = sq + d;
+    int s = sq + d, sum = 0;
     uint8_t p;
     while ((p = b[s]) == EMPTY) {
-        int f = flags[s];
-        r->zone_hits += (f & zone) != 0;
-        r->mobility += !(f & unsafe);
+        sum += map[s];
         s += d;
     }
-    if (p == OFF)
-        return;
-    int f = flags[s];
-    r->zone_hits += (f & zone) != 0;
-    r->mobility += PCOLOR(p) != us && !(f & unsafe);
+    return sum + (map[s] & block[p]);
 }
 
-/* unsafe and zone: the flag bits of the enemy's pawn attacks and King zone. */
-static void piece_reach(const uint8_t *b, const uint8_t *flags, int sq, uint8_t pc, int unsafe,
-                        int zone, Reach *r)
+/* The piece's sum of map bytes (see SAFE). */
+static inline int piece_reach(const uint8_t *b, const uint8_t *map, const uint8_t *block,
+                              int sq, uint8_t pc)
 {
-    int us = PCOLOR(pc), t = PTYPE(pc);
-    r->mobility = r->zone_hits = 0;
+    int t = PTYPE(pc), sum = 0;
     if (pc & POWER_BIT)
         t = QUEEN;
     switch (t) {
     case KNIGHT:
-        for (int i = 0; i < 8; i++)
-            walk(b, flags, sq, KNIGHT_STEPS[i], 1, us, unsafe, zone, r);
+        /* one step each, an OFF cell adds nothing */
+        for (int i = 0; i < 8; i++) {
+            int s = sq + KNIGHT_STEPS[i];
+            sum += map[s] & block[b[s]];
+        }
         break;
     case BISHOP:
         for (int i = 0; i < 4; i++)
-            slide(b, flags, sq, DIAG[i], us, unsafe, zone, r);
+            sum += slide(b, map, block, sq, DIAG[i]);
         break;
     case ROOK:
         for (int i = 0; i < 4; i++)
-            slide(b, flags, sq, ORTH[i], us, unsafe, zone, r);
+            sum += slide(b, map, block, sq, ORTH[i]);
         break;
     case QUEEN:
         for (int i = 0; i < 8; i++)
-            slide(b, flags, sq, KING_STEPS[i], us, unsafe, zone, r);
+            sum += slide(b, map, block, sq, KING_STEPS[i]);
         break;
     default:
         /* Guards: 1-3 squares both ways; the minor move's limits are left to the search. */
         for (int i = 0; i < 8; i++)
-            walk(b, flags, sq, KING_STEPS[i], 3, us, unsafe, zone, r);
+            sum += walk(b, map, block, sq, KING_STEPS[i], 3);
         break;
     }
+    return sum;
 }
 
 /* Material, piece-square values and phase of every piece; pawn files and attacks, King zones
- * and the lists of pawns and pieces that the later passes walk. */
+ * and the lists of pawns and pieces that the later passes walk. Counts are kept in locals:
+ * the byte stores into the maps could alias anything the compiler would otherwise reload. */
 static void collect(const Position *pos, const EvalParams *ep, EvalState *es)
 {
     const EvalPair(*psq)[MB_SIZE] = ep->psq[pos->variant];
+    const uint8_t *board = pos->board;
+    memset(es->map, SAFE, sizeof es->map);
+    int phase = 0;
     for (int c = 0; c < 2; c++) {
-        int fwd = c == WHITE ? MB_W : -MB_W, mg = 0, eg = 0, phase = 0;
-        uint8_t attack = (uint8_t)(F_PAWN_ATTACK << c);
-        for (int i = 0; i < pos->pcount[c]; i++) {
-            int sq = pos->plist[c][i], t = PTYPE(pos->board[sq]);
-            const EvalPair *e = &psq[c * NTYPES + t][sq];
+        int fwd = c == WHITE ? MB_W : -MB_W, mg = 0, eg = 0, nonpawn = 0, bishops = 0;
+        int np = 0, npc = 0, n = pos->pcount[c];
+        const uint8_t *list = pos->plist[c];
+        const EvalPair *own = psq[c * NTYPES];
+        uint8_t *theirs = es->map[!c];
+        for (int i = 0; i < n; i++) {
+            int sq = list[i], t = PTYPE(board[sq]);
+            const EvalPair *e = &own[t * MB_SIZE + sq];
             mg += e->mg;
             eg += e->eg;
             phase += PHASE_WEIGHT[t];
             if (t == PAWN) {
-                es->flags[sq + fwd - 1] |= attack;
-                es->flags[sq + fwd + 1] |= attack;
-                es->pawn_sq[c][es->npawns[c]++] = (uint8_t)sq;
+                /* the enemy's pieces are not safe there */
+                theirs[sq + fwd - 1] = 0;
+                theirs[sq + fwd + 1] = 0;
+                es->pawn_sq[c][np++] = (uint8_t)sq;
             } else if (t != KING) {
-                es->nonpawn[c] += ep->piece_value[t];
-                es->bishops[c] += t == BISHOP;
-                es->piece_sq[c][es->npieces[c]++] = (uint8_t)sq;
+                nonpawn += ep->piece_value[t];
+                bishops += t == BISHOP;
+                es->piece_sq[c][npc++] = (uint8_t)sq;
             }
         }
-        es->mg[c] += mg;
-        es->eg[c] += eg;
-        es->phase += phase;
+        es->mg[c] = mg;
+        es->eg[c] = eg;
+        es->nonpawn[c] = nonpawn;
+        es->bishops[c] = bishops;
+        es->npawns[c] = np;
+        es->npieces[c] = npc;
+    }
+    es->phase = phase;
+    /* after the pawns, which clear whole bytes */
+    for (int c = 0; c < 2; c++) {
         int k = pos->king[c];
-        uint8_t zone = (uint8_t)(F_KING_ZONE << c);
-        es->flags[k] |= zone;
+        uint8_t *theirs = es->map[!c];
+        theirs[k] |= ZONE_HIT;
         for (int i = 0; i < 8; i++)
-            es->flags[k + KING_STEPS[i]] |= zone;
+            theirs[k + KING_STEPS[i]] |= ZONE_HIT;
     }
 }
 
@@ -436,21 +452,23 @@ static void add(EvalState *es, int c, int mg, int eg)
 static void eval_mobility(const Position *pos, const EvalParams *ep, EvalState *es, int c)
 {
     const int *v = ep->v;
-    int mg = 0, eg = 0, unsafe = F_PAWN_ATTACK << !c, zone = F_KING_ZONE << !c;
+    const uint8_t *board = pos->board, *map = es->map[c], *block = BLOCK[c];
+    int mg = 0, eg = 0, attackers = 0, attack = 0;
     for (int i = 0; i < es->npieces[c]; i++) {
         int sq = es->piece_sq[c][i];
-        uint8_t pc = pos->board[sq];
+        uint8_t pc = board[sq];
         int t = PTYPE(pc);
-        Reach r;
-        piece_reach(pos->board, es->flags, sq, pc, unsafe, zone, &r);
-        int extra = r.mobility - MOB_TYPICAL[t];
+        int sum = piece_reach(board, map, block, sq, pc);
+        int extra = (sum & MOB_MASK) - MOB_TYPICAL[t], zone_hits = sum / ZONE_HIT;
         mg += v[MOB_INDEX[t]] * extra;
         eg += v[MOB_INDEX[t] + 1] * extra;
-        if (r.zone_hits) {
-            es->attackers[!c]++;
-            es->attack[!c] += ATTACK_WEIGHT[t] * r.zone_hits;
+        if (zone_hits) {
+            attackers++;
+            attack += ATTACK_WEIGHT[t] * zone_hits;
         }
     }
+    es->attackers[!c] += attackers;
+    es->attack[!c] += attack;
     add(es, c, mg, eg);
 }
 
@@ -613,7 +631,7 @@ int eval_evaluate(const Position *pos, const EvalParams *ep, EvalPawnEntry *pawn
     if (ep->nnue[pos->variant])
         return nnue_evaluate(ep->nnue[pos->variant], pos);
     EvalState es;
-    memset(&es, 0, offsetof(EvalState, pawn_sq));
+    memset(&es, 0, offsetof(EvalState, map));
     collect(pos, ep, &es);
     for (int c = 0; c < 2; c++)
         eval_mobility(pos, ep, &es, c);
