@@ -523,28 +523,36 @@ static Move next_move(Search *s, Ply *p, Picker *mp, int *score)
                     q->moves[q->n++] = l->moves[i];
             /* Scored at the far end of the scores, which a chess position (218 legal moves
              * at most) never reaches. */
-            int *qs = p->scores + MAX_MOVES - q->n;
-            if (mp->quiets_hopeless) {
-                for (int i = 0; i < q->n; i++)
-                    qs[i] = 0;
-            } else {
+            int *qs = p->scores + MAX_MOVES - q->n, n = q->n;
+            /* Sorted once, best first and equal scores in generation order, by keys of the
+             * score (its order kept in unsigned form) and the place: distinct, and one array
+             * of them moves instead of two. */
+            uint64_t key[MAX_MOVES];
+            if (!mp->quiets_hopeless) {
                 order_score(pos, q, qs, &mp->hints, &s->order, &s->params);
-                for (int i = 1; i < q->n; i++) {
-                    Move m = q->moves[i];
-                    int sc = qs[i], j = i;
-                    for (; j > 0 && qs[j - 1] < sc; j--) {
-                        q->moves[j] = q->moves[j - 1];
-                        qs[j] = qs[j - 1];
-                    }
-                    q->moves[j] = m;
-                    qs[j] = sc;
+                for (int i = 0; i < n; i++) {
+                    uint64_t k = ((uint64_t)((uint32_t)qs[i] ^ 0x80000000u) << 10) |
+                                 (uint64_t)(1023 - i);
+                    int j = i;
+                    for (; j > 0 && key[j - 1] < k; j--)
+                        key[j] = key[j - 1];
+                    key[j] = k;
                 }
             }
             /* list: [first, first + nbad) losing captures -> moved behind the quiets. */
-            memmove(l->moves + first + q->n, l->moves + first, (size_t)nbad * sizeof(Move));
-            memmove(p->scores + first + q->n, p->scores + first, (size_t)nbad * sizeof(int));
-            memcpy(l->moves + first, q->moves, (size_t)q->n * sizeof(Move));
-            memcpy(p->scores + first, qs, (size_t)q->n * sizeof(int));
+            memmove(l->moves + first + n, l->moves + first, (size_t)nbad * sizeof(Move));
+            memmove(p->scores + first + n, p->scores + first, (size_t)nbad * sizeof(int));
+            if (mp->quiets_hopeless) {
+                memcpy(l->moves + first, q->moves, (size_t)n * sizeof(Move));
+                memset(p->scores + first, 0, (size_t)n * sizeof(int));
+            } else {
+                /* (qs lies beyond first + n + nbad: a chess position has 218 moves at most) */
+                for (int i = 0; i < n; i++) {
+                    int from = 1023 - (int)(key[i] & 1023);
+                    l->moves[first + i] = q->moves[from];
+                    p->scores[first + i] = qs[from];
+                }
+            }
             mp->quiet_end = first + q->n;
             l->n = first + q->n + nbad;
             mp->stage = ST_QUIETS;
