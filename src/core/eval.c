@@ -234,6 +234,8 @@ static int psq_value(const EvalParams *ep, int phase, int t, int c, int sq, int 
     return v[EP_PAWN_MG + 2 * (t - PAWN) + phase] + ep->pst[phase][t][rr][e];
 }
 
+static const int PHASE_WEIGHT[NTYPES] = { 0, 0, 1, 1, 2, 4, 0, 1, 1 };
+
 void eval_params_update(EvalParams *ep)
 {
     ep->version++;
@@ -244,6 +246,9 @@ void eval_params_update(EvalParams *ep)
         ep->piece_value[t] = t == KING ? 20000
                              : index[t] < 0 ? 0
                                             : (ep->v[index[t]] + ep->v[index[t] + 1]) / 2;
+    for (int t = 0; t < NTYPES; t++)
+        ep->counts[t] = PHASE_WEIGHT[t] + (t == BISHOP ? 1 << 8 : 0) +
+                        (t == PAWN || t == KING ? 0 : (int64_t)ep->piece_value[t] * 65536);
     memset(ep->psq, 0, sizeof ep->psq);
     for (int variant = 0; variant < 2; variant++) {
         int files = variant == VARIANT_ROYAL ? 10 : 8;
@@ -259,7 +264,6 @@ void eval_params_update(EvalParams *ep)
     }
 }
 
-static const int PHASE_WEIGHT[NTYPES] = { 0, 0, 1, 1, 2, 4, 0, 1, 1 };
 /* Passed pawn bonus by relative rank, in eighths of the passed_mg / passed_eg parameters. */
 static const int PASSED_RANK[8] = { 0, 0, 4, 8, 16, 32, 56, 0 };
 /* King attack: weight of one attacked zone square by attacker type, and the share (percent)
@@ -403,7 +407,8 @@ static void collect(const Position *pos, const EvalParams *ep, EvalState *es)
     memset(es->map, SAFE, sizeof es->map);
     int phase = 0;
     for (int c = 0; c < 2; c++) {
-        int fwd = c == WHITE ? MB_W : -MB_W, mg = 0, eg = 0, nonpawn = 0, bishops = 0;
+        int fwd = c == WHITE ? MB_W : -MB_W, mg = 0, eg = 0;
+        int64_t counts = 0;
         int np = 0, npc = 0, n = pos->pcount[c];
         const uint8_t *list = pos->plist[c];
         const EvalPair *own = psq[c * NTYPES];
@@ -413,22 +418,22 @@ static void collect(const Position *pos, const EvalParams *ep, EvalState *es)
             const EvalPair *e = &own[t * MB_SIZE + sq];
             mg += e->mg;
             eg += e->eg;
-            phase += PHASE_WEIGHT[t];
+            counts += ep->counts[t];
             if (t == PAWN) {
                 /* the enemy's pieces are not safe there */
                 theirs[sq + fwd - 1] = 0;
                 theirs[sq + fwd + 1] = 0;
                 es->pawn_sq[c][np++] = (uint8_t)sq;
             } else if (t != KING) {
-                nonpawn += ep->piece_value[t];
-                bishops += t == BISHOP;
                 es->piece_sq[c][npc++] = (uint8_t)sq;
             }
         }
         es->mg[c] = mg;
         es->eg[c] = eg;
-        es->nonpawn[c] = nonpawn;
-        es->bishops[c] = bishops;
+        /* (no field can carry into the next: 255 phase units, 255 Bishops) */
+        phase += (int)(counts & 0xFF);
+        es->bishops[c] = (int)(counts >> 8 & 0xFF);
+        es->nonpawn[c] = (int)((counts - (counts & 0xFFFF)) / 65536);
         es->npawns[c] = np;
         es->npieces[c] = npc;
     }

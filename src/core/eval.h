@@ -50,6 +50,10 @@ typedef struct {
      * up instead of working it out: values by type, and material plus piece-square value by
      * game, colour * NTYPES + type, and mailbox square. */
     int piece_value[NTYPES];
+    /* What one piece of a type adds to the evaluation's counts, packed so that one addition
+     * does it: its phase weight (bits 0-7), 1 for a Bishop (bits 8-15) and its value as
+     * non-pawn material (times 2^16; 0 for Pawns and Kings). */
+    int64_t counts[NTYPES];
     EvalPair psq[2][2 * NTYPES][MB_SIZE];
     unsigned version;       /* counts the updates, so caches of evaluations know they are stale */
 } EvalParams;
