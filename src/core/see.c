@@ -104,8 +104,9 @@ typedef struct {
     int line_value[2][8]; /* that piece's value for its side when it reaches the target, else
                            * NO_ATTACKER */
     unsigned knights[2];  /* bit i: a plain Knight of that side on to + KNIGHT_STEPS[i] */
-    int lines;            /* the line fields are filled (only when a Pawn or Knight did not
-                           * answer: many exchanges end before) */
+    /* How much of the above is filled: 0 nothing, 1 the Knights, 2 the lines too. Each
+     * only when the cheaper attackers before it did not answer: many exchanges end first. */
+    int known;
 } Exchange;
 
 #define NO_ATTACKER (1 << 30)
@@ -139,12 +140,12 @@ static void exchange_lines(Exchange *x, const EvalParams *ep)
 {
     for (int i = 0; i < 8; i++)
         line_scan(x, i, x->to + KING_STEPS[i], 1, ep);
-    x->lines = 1;
+    x->known = 2;
 }
 
-static void exchange_init(Exchange *x)
+static void exchange_knights(Exchange *x)
 {
-    x->lines = 0;
+    x->known = 1;
     x->knights[WHITE] = x->knights[BLACK] = 0;
     for (int i = 0; i < 8; i++) {
         uint8_t p = x->b[x->to + KNIGHT_STEPS[i]];
@@ -165,9 +166,11 @@ static inline int exchange_attacker(Exchange *x, int side, const EvalParams *ep)
         return to + back - 1;
     if (x->b[to + back + 1] == pawn)
         return to + back + 1;
+    if (!x->known)
+        exchange_knights(x);
     if (x->knights[side])
         return to + KNIGHT_STEPS[__builtin_ctz(x->knights[side])];
-    if (!x->lines)
+    if (x->known < 2)
         exchange_lines(x, ep);
     int best = -1, best_value = NO_ATTACKER;
     for (int i = 0; i < 8; i++)
@@ -182,13 +185,13 @@ static inline void exchange_capture(Exchange *x, int sq, int side, const EvalPar
     x->b[x->to] = x->b[sq];
     x->b[sq] = EMPTY;
     /* (Before the lines are walked, only Pawns and Knights can have left.) */
-    for (int i = 0; i < 8 && x->lines; i++)
+    for (int i = 0; i < 8 && x->known == 2; i++)
         if (x->line_sq[i] == sq) {
             line_scan(x, i, sq + KING_STEPS[i], x->line_dist[i] + 1, ep);
             return;
         }
-    /* not on a line: a Knight */
-    for (int i = 0; i < 8; i++)
+    /* not on a line: a Knight (or a Pawn, found before the Knights or the lines) */
+    for (int i = 0; i < 8 && x->known; i++)
         if (x->to + KNIGHT_STEPS[i] == sq)
             x->knights[side] &= ~(1u << i);
 }
@@ -245,7 +248,7 @@ int see_ge(const Position *pos, Move m, const EvalParams *ep, int threshold)
         x.b[to + (side == WHITE ? -MB_W : MB_W)] = EMPTY;
     x.b[to] = x.b[from];
     x.b[from] = EMPTY;
-    exchange_init(&x);
+    x.known = 0;
     int res = 1, stm = !side;
     /* see_value stops after 38 recaptures */
     for (int d = 0; d < 38; d++) {
