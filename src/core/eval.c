@@ -306,6 +306,7 @@ typedef struct {
     int attackers[2], attack[2]; /* on colour c's King zone: pieces and summed weight */
     int npawns[2], npieces[2];
     uint8_t pawns[2][10];        /* per file: bit r set when a pawn of that side is on rank r */
+    EvalPawnEntry *entry;        /* the pawn terms of these pawns */
     /* everything above starts at zero */
     /* Per square, for colour c's pieces: SAFE unless an enemy pawn attacks it, plus ZONE_HIT
      * in the enemy King's zone (its square and the squares around it). */
@@ -454,6 +455,22 @@ static void add(EvalState *es, int c, int mg, int eg)
     es->eg[c] += eg;
 }
 
+/* Rooks on open and half-open files (called by eval_mobility, which has the Rooks at hand). */
+static inline void rook_file(const EvalParams *ep, EvalState *es, int c, int sq)
+{
+    const int *v = ep->v;
+    int f = SQ_FILE[sq];
+    if (!es->pawns[c][f])
+        add(es, c, es->pawns[!c][f] ? v[EP_ROOK_SEMI_MG] : v[EP_ROOK_OPEN_MG],
+            es->pawns[!c][f] ? v[EP_ROOK_SEMI_EG] : v[EP_ROOK_OPEN_EG]);
+}
+
+static void eval_files(const EvalParams *ep, EvalState *es, int c)
+{
+    const int *v = ep->v;
+    if (es->bishops[c] >= 2)
+        add(es, c, v[EP_BISHOP_PAIR_MG], v[EP_BISHOP_PAIR_EG]);
+}
 static void eval_mobility(const Position *pos, const EvalParams *ep, EvalState *es, int c)
 {
     const int *v = ep->v;
@@ -464,6 +481,8 @@ static void eval_mobility(const Position *pos, const EvalParams *ep, EvalState *
         uint8_t pc = board[sq];
         int t = PTYPE(pc);
         int sum = piece_reach(board, map, block, sq, pc);
+        if (t == ROOK)
+            rook_file(ep, es, c, sq);
         int extra = (sum & MOB_MASK) - MOB_TYPICAL[t], zone_hits = sum / ZONE_HIT;
         mg += v[MOB_INDEX[t]] * extra;
         eg += v[MOB_INDEX[t] + 1] * extra;
@@ -492,6 +511,7 @@ static void pawn_structure(const Position *pos, const EvalParams *ep, const Eval
     memset(e->pawns, 0, sizeof e->pawns);
     memset(e->passed, 0, sizeof e->passed);
     e->passed_files[WHITE] = e->passed_files[BLACK] = 0;
+    e->shelter_king[WHITE] = e->shelter_king[BLACK] = 0;
     for (int c = 0; c < 2; c++)
         for (int i = 0; i < es->npawns[c]; i++) {
             int sq = es->pawn_sq[c][i];
@@ -556,9 +576,9 @@ static void eval_passed(const Position *pos, const EvalParams *ep, EvalState *es
 
 /* The pawn terms, from the table when it knows these pawns. */
 static void eval_pawns(const Position *pos, const EvalParams *ep, EvalState *es,
-                       EvalPawnEntry *table)
+                       EvalPawnEntry *table, EvalPawnEntry *local)
 {
-    EvalPawnEntry local, *e = &local;
+    EvalPawnEntry *e = local;
     if (table) {
         /* The position keeps its pawn key up to date; the board's width changes the terms. */
         uint64_t key = pos->pkey ^ (pos->variant == VARIANT_ROYAL ? zob.variant : 0);
@@ -571,52 +591,52 @@ static void eval_pawns(const Position *pos, const EvalParams *ep, EvalState *es,
         pawn_structure(pos, ep, es, e);
     }
     memcpy(es->pawns, e->pawns, sizeof es->pawns);
+    es->entry = e;
     add(es, WHITE, e->mg, e->eg);
     for (int c = 0; c < 2; c++)
         eval_passed(pos, ep, es, e, c);
 }
 
-static void eval_files(const Position *pos, const EvalParams *ep, EvalState *es, int c)
+/* The pawn shelter penalty of colour c's King on k: own pawns missing in front of it or far
+ * ahead, on its file and the files beside it (only while the King stays on its first two
+ * ranks). */
+static int shelter(const Position *pos, const EvalParams *ep, const EvalState *es, int c, int k)
 {
     const int *v = ep->v;
-    for (int i = 0; i < es->npieces[c]; i++) {
-        int sq = es->piece_sq[c][i];
-        if (PTYPE(pos->board[sq]) != ROOK)
+    int kf = SQ_FILE[k], kr = SQ_RANK[k], penalty = 0;
+    if (geo_rel_rank(k, c, pos->ranks) > 1)
+        return 0;
+    for (int f = kf - 1; f <= kf + 1; f++) {
+        if (f < 0 || f >= pos->files)
             continue;
-        int f = SQ_FILE[sq];
-        if (!es->pawns[c][f])
-            add(es, c, es->pawns[!c][f] ? v[EP_ROOK_SEMI_MG] : v[EP_ROOK_OPEN_MG],
-                es->pawns[!c][f] ? v[EP_ROOK_SEMI_EG] : v[EP_ROOK_OPEN_EG]);
+        unsigned mine = es->pawns[c][f] & ahead_mask(kr, c);
+        if (!mine) {
+            penalty += es->pawns[!c][f] ? v[EP_SHELTER] : v[EP_SHELTER] * 3 / 2;
+            continue;
+        }
+        /* nearest own pawn in front of the King */
+        int r = kr;
+        do
+            r += c == WHITE ? 1 : -1;
+        while (!(mine & 1u << r));
+        int dist = abs(r - kr);
+        if (dist >= 2)
+            penalty += v[EP_SHELTER] * (dist - 1) / 3;
     }
-    if (es->bishops[c] >= 2)
-        add(es, c, v[EP_BISHOP_PAIR_MG], v[EP_BISHOP_PAIR_EG]);
+    return penalty;
 }
+
 static void eval_king(const Position *pos, const EvalParams *ep, EvalState *es, int c)
 {
     const int *v = ep->v;
-    int k = pos->king[c], kf = SQ_FILE[k], kr = SQ_RANK[k];
-    if (geo_rel_rank(k, c, pos->ranks) <= 1) {
-        /* Pawn shelter on the King's file and its neighbours. */
-        int penalty = 0;
-        for (int f = kf - 1; f <= kf + 1; f++) {
-            if (f < 0 || f >= pos->files)
-                continue;
-            unsigned mine = es->pawns[c][f] & ahead_mask(kr, c);
-            if (!mine) {
-                penalty += es->pawns[!c][f] ? v[EP_SHELTER] : v[EP_SHELTER] * 3 / 2;
-                continue;
-            }
-            /* nearest own pawn in front of the King */
-            int r = kr;
-            do
-                r += c == WHITE ? 1 : -1;
-            while (!(mine & 1u << r));
-            int dist = abs(r - kr);
-            if (dist >= 2)
-                penalty += v[EP_SHELTER] * (dist - 1) / 3;
-        }
-        add(es, c, -penalty, 0);
+    int k = pos->king[c];
+    /* The pawn entry keeps the last King square's shelter: Kings move less than pawns. */
+    EvalPawnEntry *e = es->entry;
+    if (e->shelter_king[c] != k) {
+        e->shelter[c] = shelter(pos, ep, es, c, k);
+        e->shelter_king[c] = (uint8_t)k;
     }
+    add(es, c, -e->shelter[c], 0);
     int n = es->attackers[c] > 7 ? 7 : es->attackers[c];
     add(es, c, -es->attack[c] * ATTACKERS_SHARE[n] / 100 * v[EP_KING_ATTACK] / 100, 0);
 }
@@ -638,11 +658,12 @@ int eval_evaluate(const Position *pos, const EvalParams *ep, EvalPawnEntry *pawn
     EvalState es;
     memset(&es, 0, offsetof(EvalState, map));
     collect(pos, ep, &es);
+    EvalPawnEntry local;
+    eval_pawns(pos, ep, &es, pawns, &local);
     for (int c = 0; c < 2; c++)
         eval_mobility(pos, ep, &es, c);
-    eval_pawns(pos, ep, &es, pawns);
     for (int c = 0; c < 2; c++) {
-        eval_files(pos, ep, &es, c);
+        eval_files(ep, &es, c);
         eval_king(pos, ep, &es, c);
     }
     int us = pos->side;

@@ -85,6 +85,10 @@ typedef struct {
     uint8_t pawns[2][10];   /* per file: bit r set when a pawn of that side is on rank r */
     uint8_t passed[2][10];  /* the same for the passed pawns */
     uint16_t passed_files[2]; /* bit f set when file f holds a passed pawn of that side */
+    /* The pawn shelter penalty of each side's King (it depends on the pawns and the King's
+     * square alone), for the square in shelter_king (0: not worked out yet). */
+    uint8_t shelter_king[2];
+    int shelter[2];
 } EvalPawnEntry;
 
 #define EVAL_PAWN_SLOTS (1 << 13)
