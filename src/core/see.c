@@ -111,6 +111,20 @@ typedef struct {
 
 #define NO_ATTACKER (1 << 30)
 
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+static inline int lowest_bit(unsigned x) { return __builtin_ctz(x); }
+#else
+#define NOINLINE
+static inline int lowest_bit(unsigned x)
+{
+    int i = 0;
+    while (!(x >> i & 1))
+        i++;
+    return i;
+}
+#endif
+
 /* The att_kind bits under which a piece (colour and queen powers included) may join an
  * exchange on a square: a superset of what cheapest_attacker finds (any neighbour for a
  * Pawn, any line for the Guards, every kind with queen powers). */
@@ -136,8 +150,11 @@ static inline void line_scan(Exchange *x, int i, int s, int dist, const EvalPara
         x->line_value[PCOLOR(p)][i] = eval_piece_value(ep, PTYPE(p));
 }
 
-static void exchange_lines(Exchange *x, const EvalParams *ep)
+/* (Not inlined: called once an exchange at most, and GCC then loses track of the board copy
+ * being filled.) Unrolled, so that each walk gets its step as a constant. */
+NOINLINE static void exchange_lines(Exchange *x, const EvalParams *ep)
 {
+#pragma GCC unroll 8
     for (int i = 0; i < 8; i++)
         line_scan(x, i, x->to + KING_STEPS[i], 1, ep);
     x->known = 2;
@@ -169,7 +186,7 @@ static inline int exchange_attacker(Exchange *x, int side, const EvalParams *ep)
     if (!x->known)
         exchange_knights(x);
     if (x->knights[side])
-        return to + KNIGHT_STEPS[__builtin_ctz(x->knights[side])];
+        return to + KNIGHT_STEPS[lowest_bit(x->knights[side])];
     if (x->known < 2)
         exchange_lines(x, ep);
     int best = -1, best_value = NO_ATTACKER;
