@@ -304,14 +304,13 @@ typedef struct {
     int nonpawn[2];              /* non-pawn material, middlegame values */
     int bishops[2];
     int attackers[2], attack[2]; /* on colour c's King zone: pieces and summed weight */
-    int npawns[2], npieces[2];
+    int npieces[2];
     uint8_t pawns[2][10];        /* per file: bit r set when a pawn of that side is on rank r */
     EvalPawnEntry *entry;        /* the pawn terms of these pawns */
     /* everything above starts at zero */
     /* Per square, for colour c's pieces: SAFE unless an enemy pawn attacks it, plus ZONE_HIT
      * in the enemy King's zone (its square and the squares around it). */
     uint8_t map[2][MB_SIZE];
-    uint8_t pawn_sq[2][32];      /* squares of each side's pawns */
     uint8_t piece_sq[2][32];     /* and of its pieces other than pawns and the King */
 } EvalState;
 
@@ -406,7 +405,7 @@ static inline int piece_reach(const uint8_t *b, const uint8_t *map, const uint8_
 }
 
 /* Material, piece-square values and phase of every piece; pawn files and attacks, King zones
- * and the lists of pawns and pieces that the later passes walk. Counts are kept in locals:
+ * and the list of pieces that the later passes walk. Counts are kept in locals:
  * the byte stores into the maps could alias anything the compiler would otherwise reload. */
 static void collect(const Position *pos, const EvalParams *ep, EvalState *es)
 {
@@ -417,7 +416,7 @@ static void collect(const Position *pos, const EvalParams *ep, EvalState *es)
     for (int c = 0; c < 2; c++) {
         int fwd = c == WHITE ? MB_W : -MB_W, mg = 0, eg = 0;
         int64_t counts = 0;
-        int np = 0, npc = 0, n = pos->pcount[c];
+        int npc = 0, n = pos->pcount[c];
         const uint8_t *list = pos->plist[c];
         const EvalPair *own = psq[c * NTYPES];
         uint8_t *theirs = es->map[!c];
@@ -431,7 +430,6 @@ static void collect(const Position *pos, const EvalParams *ep, EvalState *es)
                 /* the enemy's pieces are not safe there */
                 theirs[sq + fwd - 1] = 0;
                 theirs[sq + fwd + 1] = 0;
-                es->pawn_sq[c][np++] = (uint8_t)sq;
             } else if (t != KING) {
                 es->piece_sq[c][npc++] = (uint8_t)sq;
             }
@@ -442,7 +440,6 @@ static void collect(const Position *pos, const EvalParams *ep, EvalState *es)
         phase += (int)(counts & 0xFF);
         es->bishops[c] = (int)(counts >> 8 & 0xFF);
         es->nonpawn[c] = (int)((counts - (counts & 0xFFFF)) / 65536);
-        es->npawns[c] = np;
         es->npieces[c] = npc;
     }
     es->phase = phase;
@@ -510,25 +507,33 @@ static inline unsigned ahead_mask(int r, int c)
 }
 
 /* The pawns' files, their structure terms and which of them are passed, into e. */
-static void pawn_structure(const Position *pos, const EvalParams *ep, const EvalState *es,
-                           EvalPawnEntry *e)
+static void pawn_structure(const Position *pos, const EvalParams *ep, EvalPawnEntry *e)
 {
     const int *v = ep->v;
     int files = pos->files, mg = 0, eg = 0;
+    /* The pawns, picked out of the piece lists here: the table spares most evaluations this. */
+    uint8_t pawn_sq[2][32];
+    int npawns[2] = { 0, 0 };
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < pos->pcount[c]; i++) {
+            int sq = pos->plist[c][i];
+            if (PTYPE(pos->board[sq]) == PAWN)
+                pawn_sq[c][npawns[c]++] = (uint8_t)sq;
+        }
     memset(e->pawns, 0, sizeof e->pawns);
     memset(e->passed, 0, sizeof e->passed);
     e->passed_files[WHITE] = e->passed_files[BLACK] = 0;
     e->shelter_king[WHITE] = e->shelter_king[BLACK] = 0;
     for (int c = 0; c < 2; c++)
-        for (int i = 0; i < es->npawns[c]; i++) {
-            int sq = es->pawn_sq[c][i];
+        for (int i = 0; i < npawns[c]; i++) {
+            int sq = pawn_sq[c][i];
             e->pawns[c][SQ_FILE[sq]] |= (uint8_t)(1 << SQ_RANK[sq]);
         }
     for (int c = 0; c < 2; c++) {
         const uint8_t *own = e->pawns[c], *their = e->pawns[!c];
         int sign = c == WHITE ? 1 : -1;
-        for (int i = 0; i < es->npawns[c]; i++) {
-            int sq = es->pawn_sq[c][i];
+        for (int i = 0; i < npawns[c]; i++) {
+            int sq = pawn_sq[c][i];
             int f = SQ_FILE[sq], r = SQ_RANK[sq], rr = c == WHITE ? r : pos->ranks - 1 - r;
             unsigned ahead = ahead_mask(r, c);
             unsigned left = f > 0 ? own[f - 1] : 0, right = f < files - 1 ? own[f + 1] : 0;
@@ -591,11 +596,11 @@ static void eval_pawns(const Position *pos, const EvalParams *ep, EvalState *es,
         uint64_t key = pos->pkey ^ (pos->variant == VARIANT_ROYAL ? zob.variant : 0);
         e = &table[key & (EVAL_PAWN_SLOTS - 1)];
         if (e->key != key) {
-            pawn_structure(pos, ep, es, e);
+            pawn_structure(pos, ep, e);
             e->key = key;
         }
     } else {
-        pawn_structure(pos, ep, es, e);
+        pawn_structure(pos, ep, e);
     }
     memcpy(es->pawns, e->pawns, sizeof es->pawns);
     es->entry = e;
