@@ -429,7 +429,20 @@ static inline int killer_done(const Picker *mp, Move m)
 
 /* The next move to try and its ordering score, or 0 when there is none left; mp->any then
  * says whether the node had a legal move at all. */
-static Move next_move(Search *s, Ply *p, Picker *mp, int *score)
+static Move next_move_stage(Search *s, Ply *p, Picker *mp, int *score);
+
+/* Most calls just take the next sorted quiet move: that path is inlined into the search, the
+ * rest (a large function with a costly entry) is called. */
+static inline Move next_move(Search *s, Ply *p, Picker *mp, int *score)
+{
+    if (mp->stage == ST_QUIETS && mp->next < mp->quiet_end) {
+        *score = p->scores[mp->next];
+        return p->list.moves[mp->next++];
+    }
+    return next_move_stage(s, p, mp, score);
+}
+
+static Move next_move_stage(Search *s, Ply *p, Picker *mp, int *score)
 {
     Position *pos = &s->pos;
     MoveList *l = &p->list;
