@@ -859,13 +859,13 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
                            !see_ge(pos, m, &s->params, -s->sp[SP_SEE_MARGIN] * depth);
         }
         p->move = m;
-        p->cont = cont_of(s, m);
         int may_check = may_give_check(pos, m);
         /* Not played at all if quiet: making and unmaking a capture (also the en passant
          * capture that pos_make tries after a double step, for the key) reorders the piece
          * lists, and with them the order of later generated moves. */
         if (hopeless && !may_check && MV_FLAG(m) == MF_NORMAL && pos->board[MV_TO(m)] == EMPTY)
             continue;
+        p->cont = cont_of(s, m); /* read by the replies only, so not for a skipped move */
         pos_make(pos, m);
         int gives_check = may_check && att_in_check(pos, pos->side);
         if (hopeless && !gives_check) {
