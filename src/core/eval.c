@@ -234,6 +234,8 @@ static int psq_value(const EvalParams *ep, int phase, int t, int c, int sq, int 
     return v[EP_PAWN_MG + 2 * (t - PAWN) + phase] + ep->pst[phase][t][rr][e];
 }
 
+static const int PHASE_WEIGHT[NTYPES] = { 0, 0, 1, 1, 2, 4, 0, 1, 1 };
+
 void eval_params_update(EvalParams *ep)
 {
     ep->version++;
@@ -244,6 +246,9 @@ void eval_params_update(EvalParams *ep)
         ep->piece_value[t] = t == KING ? 20000
                              : index[t] < 0 ? 0
                                             : (ep->v[index[t]] + ep->v[index[t] + 1]) / 2;
+    for (int t = 0; t < NTYPES; t++)
+        ep->counts[t] = PHASE_WEIGHT[t] + (t == BISHOP ? 1 << 8 : 0) +
+                        (t == PAWN || t == KING ? 0 : (int64_t)ep->piece_value[t] * 65536);
     memset(ep->psq, 0, sizeof ep->psq);
     for (int variant = 0; variant < 2; variant++) {
         int files = variant == VARIANT_ROYAL ? 10 : 8;
@@ -259,7 +264,6 @@ void eval_params_update(EvalParams *ep)
     }
 }
 
-static const int PHASE_WEIGHT[NTYPES] = { 0, 0, 1, 1, 2, 4, 0, 1, 1 };
 /* Passed pawn bonus by relative rank, in eighths of the passed_mg / passed_eg parameters. */
 static const int PASSED_RANK[8] = { 0, 0, 4, 8, 16, 32, 56, 0 };
 /* King attack: weight of one attacked zone square by attacker type, and the share (percent)
@@ -288,8 +292,11 @@ static const int KING_STEPS[8] = { DIR_N, DIR_S, DIR_E, DIR_W, DIR_NE, DIR_NW, D
 static const int KNIGHT_STEPS[8] = { 2 * MB_W + 1, 2 * MB_W - 1, -2 * MB_W + 1, -2 * MB_W - 1,
                                      MB_W + 2,     MB_W - 2,     -MB_W + 2,     -MB_W - 2 };
 
-/* Bits of EvalState.flags, shifted left by the colour they belong to. */
-enum { F_PAWN_ATTACK = 1, F_KING_ZONE = 4 };
+/* Mobility and King attacks are counted in one sum per piece: every square a piece reaches
+ * adds its byte of the mover's map, 1 when no enemy pawn attacks the square (it counts for
+ * mobility) plus ZONE_HIT when it lies in the enemy King's zone, so a walk adds one byte a
+ * square instead of testing two flags. */
+enum { SAFE = 1, ZONE_HIT = 64, MOB_MASK = ZONE_HIT - 1 };
 
 typedef struct {
     int mg[2], eg[2];
@@ -297,13 +304,13 @@ typedef struct {
     int nonpawn[2];              /* non-pawn material, middlegame values */
     int bishops[2];
     int attackers[2], attack[2]; /* on colour c's King zone: pieces and summed weight */
-    int npawns[2], npieces[2];
+    int npieces[2];
     uint8_t pawns[2][10];        /* per file: bit r set when a pawn of that side is on rank r */
-    /* Per square: attacked by colour c's pawns, in colour c's King zone (King and the
-     * squares around it). One map for both, so a mobility walk reads one byte a square. */
-    uint8_t flags[MB_SIZE];
-    /* everything above starts at zero; the lists below are filled as counted */
-    uint8_t pawn_sq[2][32];      /* squares of each side's pawns */
+    EvalPawnEntry *entry;        /* the pawn terms of these pawns */
+    /* everything above starts at zero */
+    /* Per square, for colour c's pieces: SAFE unless an enemy pawn attacks it, plus ZONE_HIT
+     * in the enemy King's zone (its square and the squares around it). */
+    uint8_t map[2][MB_SIZE];
     uint8_t piece_sq[2][32];     /* and of its pieces other than pawns and the King */
 } EvalState;
 
@@ -313,117 +320,136 @@ static inline int distance(int a, int b)
     return df > dr ? df : dr;
 }
 
-typedef struct {
-    int mobility;  /* reachable squares not attacked by enemy pawns */
-    int zone_hits; /* squares of the enemy King's zone attacked */
-} Reach;
+/* Which bits of a square's map byte count, by the piece on it, for the White and the Black
+ * mover: all on an empty square; the King zone's under any piece, mobility only under an
+ * enemy one; none on an OFF cell. */
+#define BLOCK_ROW(own, enemy) \
+    0xFF, own, own, own, own, own, own, own, own, own, own, own, own, own, own, own, \
+    enemy, enemy, enemy, enemy, enemy, enemy, enemy, enemy, enemy, enemy, enemy, enemy, enemy, \
+    enemy, enemy, enemy
+#define BLOCK_COLOUR(own, enemy) BLOCK_ROW(own, enemy), BLOCK_ROW(own, enemy)
+static const uint8_t BLOCK[2][2 * OFF] = {
+    { BLOCK_COLOUR(ZONE_HIT, 0xFF), [OFF] = 0 },
+    { BLOCK_COLOUR(0xFF, ZONE_HIT), [OFF] = 0 },
+};
 
-/* Walks up to len squares along d from sq; a blocker ends the line (its square counts if it
- * holds an enemy piece, and for the King zone in any case). unsafe and zone are the flag bits
- * of the enemy's pawn attacks and King zone. */
-static inline void walk(const uint8_t *b, const uint8_t *flags, int sq, int d, int len, int us,
-                        int unsafe, int zone, Reach *r)
+/* Walks up to len squares along d from sq; a blocker ends the line. */
+static inline int walk(const uint8_t *b, const uint8_t *map, const uint8_t *block, int sq,
+                       int d, int len)
 {
-    int s = sq;
+    int s = sq, sum = 0;
     for (int k = 0; k < len; k++) {
         s += d;
         uint8_t p = b[s];
-        if (p == OFF)
-            return;
-        int f = flags[s];
-        r->zone_hits += (f & zone) != 0;
-        if (p != EMPTY) {
-            r->mobility += PCOLOR(p) != us && !(f & unsafe);
-            return;
-        }
-        r->mobility += !(f & unsafe);
+        if (p != EMPTY)
+            return sum + (map[s] & block[p]);
+        sum += map[s];
     }
+    return sum;
 }
 
 /* A slider's line: to the edge or the first piece (no board is long enough to cut it). */
-static inline void slide(const uint8_t *b, const uint8_t *flags, int sq, int d, int us,
-                         int unsafe, int zone, Reach *r)
+static inline int slide(const uint8_t *b, const uint8_t *map, const uint8_t *block, int sq,
+                        int d)
 {
-    int s = sq + d;
+    int s = sq + d, sum = 0;
     uint8_t p;
     while ((p = b[s]) == EMPTY) {
-        int f = flags[s];
-        r->zone_hits += (f & zone) != 0;
-        r->mobility += !(f & unsafe);
+        sum += map[s];
         s += d;
     }
-    if (p == OFF)
-        return;
-    int f = flags[s];
-    r->zone_hits += (f & zone) != 0;
-    r->mobility += PCOLOR(p) != us && !(f & unsafe);
+    return sum + (map[s] & block[p]);
 }
 
-/* unsafe and zone: the flag bits of the enemy's pawn attacks and King zone. */
-static void piece_reach(const uint8_t *b, const uint8_t *flags, int sq, uint8_t pc, int unsafe,
-                        int zone, Reach *r)
+/* The piece's sum of map bytes (see SAFE). */
+static inline int piece_reach(const uint8_t *b, const uint8_t *map, const uint8_t *block,
+                              int sq, uint8_t pc)
 {
-    int us = PCOLOR(pc), t = PTYPE(pc);
-    r->mobility = r->zone_hits = 0;
+    int t = PTYPE(pc), sum = 0;
     if (pc & POWER_BIT)
         t = QUEEN;
+    /* The loops over directions are unrolled, so that every walk has its step as a constant
+     * (an addressing offset) instead of a loaded, loop-carried value. */
     switch (t) {
     case KNIGHT:
-        for (int i = 0; i < 8; i++)
-            walk(b, flags, sq, KNIGHT_STEPS[i], 1, us, unsafe, zone, r);
+        /* one step each, an OFF cell adds nothing */
+#pragma GCC unroll 8
+        for (int i = 0; i < 8; i++) {
+            int s = sq + KNIGHT_STEPS[i];
+            sum += map[s] & block[b[s]];
+        }
         break;
     case BISHOP:
+#pragma GCC unroll 4
         for (int i = 0; i < 4; i++)
-            slide(b, flags, sq, DIAG[i], us, unsafe, zone, r);
+            sum += slide(b, map, block, sq, DIAG[i]);
         break;
     case ROOK:
+#pragma GCC unroll 4
         for (int i = 0; i < 4; i++)
-            slide(b, flags, sq, ORTH[i], us, unsafe, zone, r);
+            sum += slide(b, map, block, sq, ORTH[i]);
         break;
     case QUEEN:
+#pragma GCC unroll 8
         for (int i = 0; i < 8; i++)
-            slide(b, flags, sq, KING_STEPS[i], us, unsafe, zone, r);
+            sum += slide(b, map, block, sq, KING_STEPS[i]);
         break;
     default:
         /* Guards: 1-3 squares both ways; the minor move's limits are left to the search. */
+#pragma GCC unroll 8
         for (int i = 0; i < 8; i++)
-            walk(b, flags, sq, KING_STEPS[i], 3, us, unsafe, zone, r);
+            sum += walk(b, map, block, sq, KING_STEPS[i], 3);
         break;
     }
+    return sum;
 }
 
 /* Material, piece-square values and phase of every piece; pawn files and attacks, King zones
- * and the lists of pawns and pieces that the later passes walk. */
+ * and the list of pieces that the later passes walk. Counts are kept in locals:
+ * the byte stores into the maps could alias anything the compiler would otherwise reload. */
 static void collect(const Position *pos, const EvalParams *ep, EvalState *es)
 {
     const EvalPair(*psq)[MB_SIZE] = ep->psq[pos->variant];
+    const uint8_t *board = pos->board;
+    memset(es->map, SAFE, sizeof es->map);
+    int phase = 0;
     for (int c = 0; c < 2; c++) {
-        int fwd = c == WHITE ? MB_W : -MB_W, mg = 0, eg = 0, phase = 0;
-        uint8_t attack = (uint8_t)(F_PAWN_ATTACK << c);
-        for (int i = 0; i < pos->pcount[c]; i++) {
-            int sq = pos->plist[c][i], t = PTYPE(pos->board[sq]);
-            const EvalPair *e = &psq[c * NTYPES + t][sq];
+        int fwd = c == WHITE ? MB_W : -MB_W, mg = 0, eg = 0;
+        int64_t counts = 0;
+        int npc = 0, n = pos->pcount[c];
+        const uint8_t *list = pos->plist[c];
+        const EvalPair *own = psq[c * NTYPES];
+        uint8_t *theirs = es->map[!c];
+        for (int i = 0; i < n; i++) {
+            int sq = list[i], t = PTYPE(board[sq]);
+            const EvalPair *e = &own[t * MB_SIZE + sq];
             mg += e->mg;
             eg += e->eg;
-            phase += PHASE_WEIGHT[t];
+            counts += ep->counts[t];
             if (t == PAWN) {
-                es->flags[sq + fwd - 1] |= attack;
-                es->flags[sq + fwd + 1] |= attack;
-                es->pawn_sq[c][es->npawns[c]++] = (uint8_t)sq;
+                /* the enemy's pieces are not safe there */
+                theirs[sq + fwd - 1] = 0;
+                theirs[sq + fwd + 1] = 0;
             } else if (t != KING) {
-                es->nonpawn[c] += ep->piece_value[t];
-                es->bishops[c] += t == BISHOP;
-                es->piece_sq[c][es->npieces[c]++] = (uint8_t)sq;
+                es->piece_sq[c][npc++] = (uint8_t)sq;
             }
         }
-        es->mg[c] += mg;
-        es->eg[c] += eg;
-        es->phase += phase;
+        es->mg[c] = mg;
+        es->eg[c] = eg;
+        /* (no field can carry into the next: 255 phase units, 255 Bishops) */
+        phase += (int)(counts & 0xFF);
+        es->bishops[c] = (int)(counts >> 8 & 0xFF);
+        es->nonpawn[c] = (int)((counts - (counts & 0xFFFF)) / 65536);
+        es->npieces[c] = npc;
+    }
+    es->phase = phase;
+    /* after the pawns, which clear whole bytes */
+    for (int c = 0; c < 2; c++) {
         int k = pos->king[c];
-        uint8_t zone = (uint8_t)(F_KING_ZONE << c);
-        es->flags[k] |= zone;
+        uint8_t *theirs = es->map[!c];
+        theirs[k] |= ZONE_HIT;
         for (int i = 0; i < 8; i++)
-            es->flags[k + KING_STEPS[i]] |= zone;
+            theirs[k + KING_STEPS[i]] |= ZONE_HIT;
     }
 }
 
@@ -433,24 +459,44 @@ static void add(EvalState *es, int c, int mg, int eg)
     es->eg[c] += eg;
 }
 
+/* Rooks on open and half-open files (called by eval_mobility, which has the Rooks at hand). */
+static inline void rook_file(const EvalParams *ep, EvalState *es, int c, int sq)
+{
+    const int *v = ep->v;
+    int f = SQ_FILE[sq];
+    if (!es->pawns[c][f])
+        add(es, c, es->pawns[!c][f] ? v[EP_ROOK_SEMI_MG] : v[EP_ROOK_OPEN_MG],
+            es->pawns[!c][f] ? v[EP_ROOK_SEMI_EG] : v[EP_ROOK_OPEN_EG]);
+}
+
+static void eval_files(const EvalParams *ep, EvalState *es, int c)
+{
+    const int *v = ep->v;
+    if (es->bishops[c] >= 2)
+        add(es, c, v[EP_BISHOP_PAIR_MG], v[EP_BISHOP_PAIR_EG]);
+}
 static void eval_mobility(const Position *pos, const EvalParams *ep, EvalState *es, int c)
 {
     const int *v = ep->v;
-    int mg = 0, eg = 0, unsafe = F_PAWN_ATTACK << !c, zone = F_KING_ZONE << !c;
+    const uint8_t *board = pos->board, *map = es->map[c], *block = BLOCK[c];
+    int mg = 0, eg = 0, attackers = 0, attack = 0;
     for (int i = 0; i < es->npieces[c]; i++) {
         int sq = es->piece_sq[c][i];
-        uint8_t pc = pos->board[sq];
+        uint8_t pc = board[sq];
         int t = PTYPE(pc);
-        Reach r;
-        piece_reach(pos->board, es->flags, sq, pc, unsafe, zone, &r);
-        int extra = r.mobility - MOB_TYPICAL[t];
+        int sum = piece_reach(board, map, block, sq, pc);
+        if (t == ROOK)
+            rook_file(ep, es, c, sq);
+        int extra = (sum & MOB_MASK) - MOB_TYPICAL[t], zone_hits = sum / ZONE_HIT;
         mg += v[MOB_INDEX[t]] * extra;
         eg += v[MOB_INDEX[t] + 1] * extra;
-        if (r.zone_hits) {
-            es->attackers[!c]++;
-            es->attack[!c] += ATTACK_WEIGHT[t] * r.zone_hits;
+        if (zone_hits) {
+            attackers++;
+            attack += ATTACK_WEIGHT[t] * zone_hits;
         }
     }
+    es->attackers[!c] += attackers;
+    es->attack[!c] += attack;
     add(es, c, mg, eg);
 }
 
@@ -461,24 +507,33 @@ static inline unsigned ahead_mask(int r, int c)
 }
 
 /* The pawns' files, their structure terms and which of them are passed, into e. */
-static void pawn_structure(const Position *pos, const EvalParams *ep, const EvalState *es,
-                           EvalPawnEntry *e)
+static void pawn_structure(const Position *pos, const EvalParams *ep, EvalPawnEntry *e)
 {
     const int *v = ep->v;
     int files = pos->files, mg = 0, eg = 0;
+    /* The pawns, picked out of the piece lists here: the table spares most evaluations this. */
+    uint8_t pawn_sq[2][32];
+    int npawns[2] = { 0, 0 };
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < pos->pcount[c]; i++) {
+            int sq = pos->plist[c][i];
+            if (PTYPE(pos->board[sq]) == PAWN)
+                pawn_sq[c][npawns[c]++] = (uint8_t)sq;
+        }
     memset(e->pawns, 0, sizeof e->pawns);
     memset(e->passed, 0, sizeof e->passed);
     e->passed_files[WHITE] = e->passed_files[BLACK] = 0;
+    e->shelter_king[WHITE] = e->shelter_king[BLACK] = 0;
     for (int c = 0; c < 2; c++)
-        for (int i = 0; i < es->npawns[c]; i++) {
-            int sq = es->pawn_sq[c][i];
+        for (int i = 0; i < npawns[c]; i++) {
+            int sq = pawn_sq[c][i];
             e->pawns[c][SQ_FILE[sq]] |= (uint8_t)(1 << SQ_RANK[sq]);
         }
     for (int c = 0; c < 2; c++) {
         const uint8_t *own = e->pawns[c], *their = e->pawns[!c];
         int sign = c == WHITE ? 1 : -1;
-        for (int i = 0; i < es->npawns[c]; i++) {
-            int sq = es->pawn_sq[c][i];
+        for (int i = 0; i < npawns[c]; i++) {
+            int sq = pawn_sq[c][i];
             int f = SQ_FILE[sq], r = SQ_RANK[sq], rr = c == WHITE ? r : pos->ranks - 1 - r;
             unsigned ahead = ahead_mask(r, c);
             unsigned left = f > 0 ? own[f - 1] : 0, right = f < files - 1 ? own[f + 1] : 0;
@@ -533,67 +588,67 @@ static void eval_passed(const Position *pos, const EvalParams *ep, EvalState *es
 
 /* The pawn terms, from the table when it knows these pawns. */
 static void eval_pawns(const Position *pos, const EvalParams *ep, EvalState *es,
-                       EvalPawnEntry *table)
+                       EvalPawnEntry *table, EvalPawnEntry *local)
 {
-    EvalPawnEntry local, *e = &local;
+    EvalPawnEntry *e = local;
     if (table) {
         /* The position keeps its pawn key up to date; the board's width changes the terms. */
         uint64_t key = pos->pkey ^ (pos->variant == VARIANT_ROYAL ? zob.variant : 0);
         e = &table[key & (EVAL_PAWN_SLOTS - 1)];
         if (e->key != key) {
-            pawn_structure(pos, ep, es, e);
+            pawn_structure(pos, ep, e);
             e->key = key;
         }
     } else {
-        pawn_structure(pos, ep, es, e);
+        pawn_structure(pos, ep, e);
     }
     memcpy(es->pawns, e->pawns, sizeof es->pawns);
+    es->entry = e;
     add(es, WHITE, e->mg, e->eg);
     for (int c = 0; c < 2; c++)
         eval_passed(pos, ep, es, e, c);
 }
 
-static void eval_files(const Position *pos, const EvalParams *ep, EvalState *es, int c)
+/* The pawn shelter penalty of colour c's King on k: own pawns missing in front of it or far
+ * ahead, on its file and the files beside it (only while the King stays on its first two
+ * ranks). */
+static int shelter(const Position *pos, const EvalParams *ep, const EvalState *es, int c, int k)
 {
     const int *v = ep->v;
-    for (int i = 0; i < es->npieces[c]; i++) {
-        int sq = es->piece_sq[c][i];
-        if (PTYPE(pos->board[sq]) != ROOK)
+    int kf = SQ_FILE[k], kr = SQ_RANK[k], penalty = 0;
+    if (geo_rel_rank(k, c, pos->ranks) > 1)
+        return 0;
+    for (int f = kf - 1; f <= kf + 1; f++) {
+        if (f < 0 || f >= pos->files)
             continue;
-        int f = SQ_FILE[sq];
-        if (!es->pawns[c][f])
-            add(es, c, es->pawns[!c][f] ? v[EP_ROOK_SEMI_MG] : v[EP_ROOK_OPEN_MG],
-                es->pawns[!c][f] ? v[EP_ROOK_SEMI_EG] : v[EP_ROOK_OPEN_EG]);
+        unsigned mine = es->pawns[c][f] & ahead_mask(kr, c);
+        if (!mine) {
+            penalty += es->pawns[!c][f] ? v[EP_SHELTER] : v[EP_SHELTER] * 3 / 2;
+            continue;
+        }
+        /* nearest own pawn in front of the King */
+        int r = kr;
+        do
+            r += c == WHITE ? 1 : -1;
+        while (!(mine & 1u << r));
+        int dist = abs(r - kr);
+        if (dist >= 2)
+            penalty += v[EP_SHELTER] * (dist - 1) / 3;
     }
-    if (es->bishops[c] >= 2)
-        add(es, c, v[EP_BISHOP_PAIR_MG], v[EP_BISHOP_PAIR_EG]);
+    return penalty;
 }
+
 static void eval_king(const Position *pos, const EvalParams *ep, EvalState *es, int c)
 {
     const int *v = ep->v;
-    int k = pos->king[c], kf = SQ_FILE[k], kr = SQ_RANK[k];
-    if (geo_rel_rank(k, c, pos->ranks) <= 1) {
-        /* Pawn shelter on the King's file and its neighbours. */
-        int penalty = 0;
-        for (int f = kf - 1; f <= kf + 1; f++) {
-            if (f < 0 || f >= pos->files)
-                continue;
-            unsigned mine = es->pawns[c][f] & ahead_mask(kr, c);
-            if (!mine) {
-                penalty += es->pawns[!c][f] ? v[EP_SHELTER] : v[EP_SHELTER] * 3 / 2;
-                continue;
-            }
-            /* nearest own pawn in front of the King */
-            int r = kr;
-            do
-                r += c == WHITE ? 1 : -1;
-            while (!(mine & 1u << r));
-            int dist = abs(r - kr);
-            if (dist >= 2)
-                penalty += v[EP_SHELTER] * (dist - 1) / 3;
-        }
-        add(es, c, -penalty, 0);
+    int k = pos->king[c];
+    /* The pawn entry keeps the last King square's shelter: Kings move less than pawns. */
+    EvalPawnEntry *e = es->entry;
+    if (e->shelter_king[c] != k) {
+        e->shelter[c] = shelter(pos, ep, es, c, k);
+        e->shelter_king[c] = (uint8_t)k;
     }
+    add(es, c, -e->shelter[c], 0);
     int n = es->attackers[c] > 7 ? 7 : es->attackers[c];
     add(es, c, -es->attack[c] * ATTACKERS_SHARE[n] / 100 * v[EP_KING_ATTACK] / 100, 0);
 }
@@ -613,13 +668,14 @@ int eval_evaluate(const Position *pos, const EvalParams *ep, EvalPawnEntry *pawn
     if (ep->nnue[pos->variant])
         return nnue_evaluate(ep->nnue[pos->variant], pos);
     EvalState es;
-    memset(&es, 0, offsetof(EvalState, pawn_sq));
+    memset(&es, 0, offsetof(EvalState, map));
     collect(pos, ep, &es);
+    EvalPawnEntry local;
+    eval_pawns(pos, ep, &es, pawns, &local);
     for (int c = 0; c < 2; c++)
         eval_mobility(pos, ep, &es, c);
-    eval_pawns(pos, ep, &es, pawns);
     for (int c = 0; c < 2; c++) {
-        eval_files(pos, ep, &es, c);
+        eval_files(ep, &es, c);
         eval_king(pos, ep, &es, c);
     }
     int us = pos->side;

@@ -50,6 +50,10 @@ typedef struct {
      * up instead of working it out: values by type, and material plus piece-square value by
      * game, colour * NTYPES + type, and mailbox square. */
     int piece_value[NTYPES];
+    /* What one piece of a type adds to the evaluation's counts, packed so that one addition
+     * does it: its phase weight (bits 0-7), 1 for a Bishop (bits 8-15) and its value as
+     * non-pawn material (times 2^16; 0 for Pawns and Kings). */
+    int64_t counts[NTYPES];
     EvalPair psq[2][2 * NTYPES][MB_SIZE];
     unsigned version;       /* counts the updates, so caches of evaluations know they are stale */
 } EvalParams;
@@ -81,6 +85,10 @@ typedef struct {
     uint8_t pawns[2][10];   /* per file: bit r set when a pawn of that side is on rank r */
     uint8_t passed[2][10];  /* the same for the passed pawns */
     uint16_t passed_files[2]; /* bit f set when file f holds a passed pawn of that side */
+    /* The pawn shelter penalty of each side's King (it depends on the pawns and the King's
+     * square alone), for the square in shelter_king (0: not worked out yet). */
+    uint8_t shelter_king[2];
+    int shelter[2];
 } EvalPawnEntry;
 
 #define EVAL_PAWN_SLOTS (1 << 13)

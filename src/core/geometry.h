@@ -7,10 +7,13 @@
 enum { DIR_N = MB_W, DIR_S = -MB_W, DIR_E = 1, DIR_W = -1,
        DIR_NE = MB_W + 1, DIR_NW = MB_W - 1, DIR_SE = -MB_W + 1, DIR_SW = -MB_W - 1 };
 
-extern const int geo_orth[4];
-extern const int geo_diag[4];
-extern const int geo_king[8];
-extern const int geo_knight[8];
+/* Defined here, static, so that every file sees the steps as constants: a loop over them
+ * that the compiler unrolls then walks with constant offsets instead of loaded ones. */
+static const int geo_orth[4] = { DIR_N, DIR_S, DIR_E, DIR_W };
+static const int geo_diag[4] = { DIR_NE, DIR_NW, DIR_SE, DIR_SW };
+static const int geo_king[8] = { DIR_N, DIR_S, DIR_E, DIR_W, DIR_NE, DIR_NW, DIR_SE, DIR_SW };
+static const int geo_knight[8] = { 2 * MB_W + 1, 2 * MB_W - 1, -2 * MB_W + 1, -2 * MB_W - 1,
+                                   MB_W + 2,     MB_W - 2,     -MB_W + 2,     -MB_W - 2 };
 
 /* Public square (rank * files + file) <-> mailbox square. */
 static inline int geo_to_mailbox(int pub, int files) { return SQ(pub % files, pub / files); }

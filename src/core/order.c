@@ -45,7 +45,7 @@ void order_score(const Position *pos, const MoveList *l, int *scores, const Orde
         } else if (victim || promo) {
             int value = mvv_lva(pos, m, victim, ep), kind = capture_kind(pos, m, victim, ep);
             int good = kind == CAPTURE_GOOD ||
-                       (kind == CAPTURE_SEE && see_value(pos, m, ep) >= 0);
+                       (kind == CAPTURE_SEE && see_ge(pos, m, ep, 0));
             scores[i] = good ? ORDER_GOOD + value : -ORDER_GOOD + value;
         } else if (m == hints->killers[0]) {
             scores[i] = ORDER_KILLER;

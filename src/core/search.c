@@ -331,7 +331,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
             if ((MV_FLAG(m) != MF_NORMAL ||
                  eval_piece_value(&s->params, victim) <
                      eval_piece_value(&s->params, PTYPE(pos->board[MV_FROM(m)]))) &&
-                see_value(pos, m, &s->params) < 0)
+                !see_ge(pos, m, &s->params, 0))
                 continue;
         }
         int may_check = may_give_check(pos, m);
@@ -371,7 +371,7 @@ static int see_quiet_loses(Search *s, Move m, int depth)
 {
     int margin = s->sp[SP_SEE_QUIET];
     return margin > 0 && depth <= s->sp[SP_FUT_DEPTH] &&
-           see_value(&s->pos, m, &s->params) < -margin * depth;
+           !see_ge(&s->pos, m, &s->params, -margin * depth);
 }
 
 static void update_pv(Search *s, int ply, Move m)
@@ -429,7 +429,20 @@ static inline int killer_done(const Picker *mp, Move m)
 
 /* The next move to try and its ordering score, or 0 when there is none left; mp->any then
  * says whether the node had a legal move at all. */
-static Move next_move(Search *s, Ply *p, Picker *mp, int *score)
+static Move next_move_stage(Search *s, Ply *p, Picker *mp, int *score);
+
+/* Most calls just take the next sorted quiet move: that path is inlined into the search, the
+ * rest (a large function with a costly entry) is called. */
+static inline Move next_move(Search *s, Ply *p, Picker *mp, int *score)
+{
+    if (mp->stage == ST_QUIETS && mp->next < mp->quiet_end) {
+        *score = p->scores[mp->next];
+        return p->list.moves[mp->next++];
+    }
+    return next_move_stage(s, p, mp, score);
+}
+
+static Move next_move_stage(Search *s, Ply *p, Picker *mp, int *score)
 {
     Position *pos = &s->pos;
     MoveList *l = &p->list;
@@ -485,7 +498,7 @@ static Move next_move(Search *s, Ply *p, Picker *mp, int *score)
                     break;
                 /* SEE only now that the capture's turn has come: one that loses goes
                  * behind the quiet moves, with the score order_score gives it. */
-                if ((sc & 1) && see_value(pos, m, &s->params) < 0) {
+                if ((sc & 1) && !see_ge(pos, m, &s->params, 0)) {
                     p->scores[mp->next] = -ORDER_GOOD + (sc - 1 - ORDER_GOOD) / 2;
                     continue;
                 }
@@ -523,28 +536,36 @@ static Move next_move(Search *s, Ply *p, Picker *mp, int *score)
                     q->moves[q->n++] = l->moves[i];
             /* Scored at the far end of the scores, which a chess position (218 legal moves
              * at most) never reaches. */
-            int *qs = p->scores + MAX_MOVES - q->n;
-            if (mp->quiets_hopeless) {
-                for (int i = 0; i < q->n; i++)
-                    qs[i] = 0;
-            } else {
+            int *qs = p->scores + MAX_MOVES - q->n, n = q->n;
+            /* Sorted once, best first and equal scores in generation order, by keys of the
+             * score (its order kept in unsigned form) and the place: distinct, and one array
+             * of them moves instead of two. */
+            uint64_t key[MAX_MOVES];
+            if (!mp->quiets_hopeless) {
                 order_score(pos, q, qs, &mp->hints, &s->order, &s->params);
-                for (int i = 1; i < q->n; i++) {
-                    Move m = q->moves[i];
-                    int sc = qs[i], j = i;
-                    for (; j > 0 && qs[j - 1] < sc; j--) {
-                        q->moves[j] = q->moves[j - 1];
-                        qs[j] = qs[j - 1];
-                    }
-                    q->moves[j] = m;
-                    qs[j] = sc;
+                for (int i = 0; i < n; i++) {
+                    uint64_t k = ((uint64_t)((uint32_t)qs[i] ^ 0x80000000u) << 10) |
+                                 (uint64_t)(1023 - i);
+                    int j = i;
+                    for (; j > 0 && key[j - 1] < k; j--)
+                        key[j] = key[j - 1];
+                    key[j] = k;
                 }
             }
             /* list: [first, first + nbad) losing captures -> moved behind the quiets. */
-            memmove(l->moves + first + q->n, l->moves + first, (size_t)nbad * sizeof(Move));
-            memmove(p->scores + first + q->n, p->scores + first, (size_t)nbad * sizeof(int));
-            memcpy(l->moves + first, q->moves, (size_t)q->n * sizeof(Move));
-            memcpy(p->scores + first, qs, (size_t)q->n * sizeof(int));
+            memmove(l->moves + first + n, l->moves + first, (size_t)nbad * sizeof(Move));
+            memmove(p->scores + first + n, p->scores + first, (size_t)nbad * sizeof(int));
+            if (mp->quiets_hopeless) {
+                memcpy(l->moves + first, q->moves, (size_t)n * sizeof(Move));
+                memset(p->scores + first, 0, (size_t)n * sizeof(int));
+            } else {
+                /* (qs lies beyond first + n + nbad: a chess position has 218 moves at most) */
+                for (int i = 0; i < n; i++) {
+                    int from = 1023 - (int)(key[i] & 1023);
+                    l->moves[first + i] = q->moves[from];
+                    p->scores[first + i] = qs[from];
+                }
+            }
             mp->quiet_end = first + q->n;
             l->n = first + q->n + nbad;
             mp->stage = ST_QUIETS;
@@ -654,7 +675,7 @@ static int probcut(Search *s, int pc_beta, int eval, int raw, int depth, int ply
     order_score_tactical(pos, &p->list, p->scores, tt_move, &s->params);
     for (int i = 0; i < p->list.n; i++) {
         Move m = order_pick(&p->list, p->scores, i);
-        if (see_value(pos, m, &s->params) < pc_beta - eval)
+        if (!see_ge(pos, m, &s->params, pc_beta - eval))
             continue;
         p->move = m;
         p->cont = cont_of(s, m);
@@ -835,16 +856,16 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
                 hopeless = mp.quiets_hopeless || see_quiet_loses(s, m, depth);
             else
                 hopeless = !pv_node && depth <= 5 && sc_order < 0 &&
-                           see_value(pos, m, &s->params) < -s->sp[SP_SEE_MARGIN] * depth;
+                           !see_ge(pos, m, &s->params, -s->sp[SP_SEE_MARGIN] * depth);
         }
         p->move = m;
-        p->cont = cont_of(s, m);
         int may_check = may_give_check(pos, m);
         /* Not played at all if quiet: making and unmaking a capture (also the en passant
          * capture that pos_make tries after a double step, for the key) reorders the piece
          * lists, and with them the order of later generated moves. */
         if (hopeless && !may_check && MV_FLAG(m) == MF_NORMAL && pos->board[MV_TO(m)] == EMPTY)
             continue;
+        p->cont = cont_of(s, m); /* read by the replies only, so not for a skipped move */
         pos_make(pos, m);
         int gives_check = may_check && att_in_check(pos, pos->side);
         if (hopeless && !gives_check) {

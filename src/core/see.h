@@ -10,4 +10,9 @@
 /* Material balance of the capture m for the side making it (0 for castling). */
 int see_value(const Position *pos, Move m, const EvalParams *ep);
 
+/* see_value(pos, m, ep) >= threshold, decided with less work: the exchange stops as soon as
+ * the answer is known (often before any attacker is looked for), and the attackers are found
+ * incrementally. */
+int see_ge(const Position *pos, Move m, const EvalParams *ep, int threshold);
+
 #endif

@@ -1,3 +1,4 @@
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -5,13 +6,16 @@
 
 int tt_init(TT *tt, size_t mb)
 {
+    /* As many buckets as unpadded ones would make (the same table, so the same searches,
+     * for every size); the padding fits in what is left. */
     size_t bytes = mb * 1024 * 1024, bucket = TT_WAYS * sizeof(TTEntry), n = 1;
     while (n * 2 * bucket <= bytes)
         n *= 2;
-    TTEntry *e = calloc(n * TT_WAYS, sizeof *e);
-    if (!e)
+    unsigned char *mem = calloc(n * sizeof(TTBucket) + TT_LINE, 1);
+    if (!mem)
         return 0;
-    tt->entries = e;
+    tt->mem = mem;
+    tt->bucket = (TTBucket *)(mem + (TT_LINE - (uintptr_t)mem % TT_LINE) % TT_LINE);
     tt->buckets = n;
     tt->age = 0;
     return 1;
@@ -19,14 +23,15 @@ int tt_init(TT *tt, size_t mb)
 
 void tt_free(TT *tt)
 {
-    free(tt->entries);
-    tt->entries = NULL;
+    free(tt->mem);
+    tt->mem = NULL;
+    tt->bucket = NULL;
     tt->buckets = 0;
 }
 
 void tt_clear(TT *tt)
 {
-    memset(tt->entries, 0, tt->buckets * TT_WAYS * sizeof *tt->entries);
+    memset(tt->bucket, 0, tt->buckets * sizeof *tt->bucket);
     tt->age = 0;
 }
 
@@ -37,7 +42,7 @@ void tt_new_search(TT *tt)
 
 static inline TTEntry *bucket_of(const TT *tt, uint64_t key)
 {
-    return tt->entries + (size_t)(key & (tt->buckets - 1)) * TT_WAYS;
+    return tt->bucket[key & (tt->buckets - 1)].e;
 }
 
 int tt_probe(const TT *tt, uint64_t key, TTEntry *out)
@@ -86,7 +91,9 @@ void tt_store(TT *tt, uint64_t key, Move move, int score, int eval, int depth, i
 int tt_hashfull(const TT *tt)
 {
     size_t n = tt->buckets * TT_WAYS < 1000 ? tt->buckets * TT_WAYS : 1000, used = 0;
-    for (size_t i = 0; i < n; i++)
-        used += tt->entries[i].bound && (tt->entries[i].bound >> 2) == tt->age;
+    for (size_t i = 0; i < n; i++) {
+        const TTEntry *e = &tt->bucket[i / TT_WAYS].e[i % TT_WAYS];
+        used += e->bound && (e->bound >> 2) == tt->age;
+    }
     return (int)(used * 1000 / n);
 }

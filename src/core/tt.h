@@ -17,13 +17,23 @@ typedef struct {
 
 #define TT_NO_EVAL (-32768)
 
+#define TT_WAYS 2
+#define TT_LINE 64
+
+/* A bucket fills one cache line of its own (48 bytes of entries, padded and aligned), so a
+ * probe reads one line and the prefetch brings all of it; unpadded, half the buckets
+ * straddled two lines. */
 typedef struct {
-    TTEntry *entries;
-    size_t buckets;  /* a power of two; each bucket holds TT_WAYS entries */
+    TTEntry e[TT_WAYS];
+    unsigned char pad[TT_LINE - TT_WAYS * sizeof(TTEntry)];
+} TTBucket;
+
+typedef struct {
+    TTBucket *bucket; /* aligned to TT_LINE, inside mem */
+    void *mem;
+    size_t buckets;  /* a power of two */
     uint8_t age;
 } TT;
-
-#define TT_WAYS 2
 
 /* Allocates about mb megabytes (at least one bucket). Returns 0 when out of memory. */
 int tt_init(TT *tt, size_t mb);
@@ -38,7 +48,7 @@ void tt_store(TT *tt, uint64_t key, Move move, int score, int eval, int depth, i
 static inline void tt_prefetch(const TT *tt, uint64_t key)
 {
 #if defined(__GNUC__)
-    __builtin_prefetch(tt->entries + (size_t)(key & (tt->buckets - 1)) * TT_WAYS);
+    __builtin_prefetch(tt->bucket + (size_t)(key & (tt->buckets - 1)));
 #else
     (void)tt;
     (void)key;
