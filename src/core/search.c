@@ -751,7 +751,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
     if (!pv_node && !in_check && !excluded && beta < SCORE_MATE_BOUND &&
         beta > -SCORE_MATE_BOUND) {
         /* Reverse futility: far above beta with little depth left, a cut-off is near sure. */
-        if (depth <= s->sp[SP_RFP_DEPTH] && eval - s->sp[SP_RFP_MARGIN] * (depth - improving) >= beta)
+        if (depth <= s->sp[SP_RFP_DEPTH] &&
+            eval - s->sp[SP_RFP_MARGIN] * (depth - improving) >= beta)
             return eval;
         /* Razoring: so far below alpha this near the leaves, only a capture could save the
          * node; when quiescence agrees that none does, trust it. */
