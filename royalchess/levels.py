@@ -92,7 +92,7 @@ LEVEL_ELO: dict[int, int] = {
     9: 1250,
     10: 1290,
     11: 1340,
-    12: 1570,
+    12: 1560,
     13: 1670,
     14: 1715,
     15: 1795,
@@ -103,7 +103,7 @@ LEVEL_ELO: dict[int, int] = {
     20: 2025,
 }
 """Standard-chess rating of each level at 100 ms per move, on Stockfish 15.1's ``UCI_Elo``
-scale, measured 2026-12-02 (bench signature 2034922): levels 7, 8, 9, 10, 13, 16, 19 and 20
+scale, measured 2026-12-02 (bench signature 2034922): levels 7-10, 12, 13, 16, 19 and 20
 against Stockfish, the others placed between them by level-against-level matches; below level 7
 (Stockfish's floor is 1350) an extrapolation along those matches (``docs/strength.md``)."""
 
