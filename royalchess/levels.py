@@ -54,8 +54,9 @@ class LevelSettings:
 
 
 # level: depth, nodes, candidates, noise (cp), blunder chance. The node budgets grow by about
-# 1.4 a level, so that each level is a fixed strength whatever the clock: level 19's budget
-# is about what full strength searches in 100 ms, the reference speed of the rating table.
+# 1.4 a level, so that each level is a fixed strength whatever the clock. Full strength now
+# searches 2-4 times level 19's budget in 100 ms (the reference speed of the rating table),
+# which is what keeps level 20 above level 19 there.
 _TABLE: dict[int, tuple[int | None, int | None, int, int, float]] = {
     1: (1, 30, 12, 700, 0.35),
     2: (1, 60, 10, 550, 0.25),
@@ -80,30 +81,31 @@ _TABLE: dict[int, tuple[int | None, int | None, int, int, float]] = {
 }
 
 LEVEL_ELO: dict[int, int] = {
-    1: 440,
-    2: 590,
-    3: 660,
-    4: 800,
-    5: 840,
-    6: 950,
-    7: 1100,
-    8: 1170,
-    9: 1200,
-    10: 1280,
-    11: 1460,
-    12: 1580,
-    13: 1650,
-    14: 1730,
-    15: 1750,
-    16: 1780,
-    17: 1790,
-    18: 1870,
-    19: 1910,
-    20: 2040,
+    1: 500,
+    2: 615,
+    3: 760,
+    4: 890,
+    5: 1000,
+    6: 1055,
+    7: 1075,
+    8: 1240,
+    9: 1250,
+    10: 1290,
+    11: 1340,
+    12: 1560,
+    13: 1670,
+    14: 1715,
+    15: 1795,
+    16: 1860,
+    17: 1895,
+    18: 1940,
+    19: 1950,
+    20: 2025,
 }
 """Standard-chess rating of each level at 100 ms per move, on Stockfish 15.1's ``UCI_Elo``
-scale: levels 5, 8, 11, 14, 17 and 20 measured against Stockfish, the others placed between
-them by level-against-level matches (``docs/strength.md``)."""
+scale, measured 2026-12-02 (bench signature 2034922): levels 7-10, 12, 13, 16, 19 and 20
+against Stockfish, the others placed between them by level-against-level matches; below level 7
+(Stockfish's floor is 1350) an extrapolation along those matches (``docs/strength.md``)."""
 
 
 def level_settings(level: int) -> LevelSettings:
