@@ -27,75 +27,10 @@ static const int KING_STEPS[8] = { DIR_N, DIR_S, DIR_E, DIR_W, DIR_NE, DIR_NW, D
 static const int KNIGHT_STEPS[8] = { 2 * MB_W + 1, 2 * MB_W - 1, -2 * MB_W + 1, -2 * MB_W - 1,
                                      MB_W + 2,     MB_W - 2,     -MB_W + 2,     -MB_W - 2 };
 
-/* The square of side's cheapest piece attacking sq on board b, or 0. */
-static int cheapest_attacker(const uint8_t *b, int sq, int side, const EvalParams *ep)
-{
-    int back = side == WHITE ? -MB_W : MB_W;
-    uint8_t pawn = MAKE_PIECE(PAWN, side), knight = MAKE_PIECE(KNIGHT, side);
-    if (b[sq + back - 1] == pawn)
-        return sq + back - 1;
-    if (b[sq + back + 1] == pawn)
-        return sq + back + 1;
-    for (int i = 0; i < 8; i++)
-        if (b[sq + KNIGHT_STEPS[i]] == knight)
-            return sq + KNIGHT_STEPS[i];
-    int best = 0, best_value = 1 << 30;
-    for (int i = 0; i < 8; i++) {
-        int d = KING_STEPS[i], s = sq + d, dist = 1;
-        while (b[s] == EMPTY)
-            s += d, dist++;
-        uint8_t p = b[s];
-        if (p == OFF || PCOLOR(p) != side || !reaches(p, dist, i >= 4))
-            continue;
-        int value = eval_piece_value(ep, PTYPE(p));
-        if (value < best_value)
-            best_value = value, best = s;
-    }
-    return best;
-}
-
-int see_value(const Position *pos, Move m, const EvalParams *ep)
-{
-    int flag = MV_FLAG(m);
-    if (flag == MF_CASTLE)
-        return 0;
-    uint8_t b[MB_SIZE];
-    memcpy(b, pos->board, sizeof b);
-    int from = MV_FROM(m), to = MV_TO(m), side = PCOLOR(b[from]);
-    int gain[40], d = 0;
-    gain[0] = flag == MF_EP ? eval_piece_value(ep, PAWN)
-                            : (b[to] ? eval_piece_value(ep, PTYPE(b[to])) : 0);
-    int on_square = eval_piece_value(ep, PTYPE(b[from]));
-    if (flag == MF_PROMO || flag == MF_PROMO_WAIVED) {
-        int promo = eval_piece_value(ep, MV_PROMO(m));
-        gain[0] += promo - eval_piece_value(ep, PAWN);
-        on_square = promo;
-    }
-    if (flag == MF_EP)
-        b[to + (side == WHITE ? -MB_W : MB_W)] = EMPTY;
-    b[to] = b[from];
-    b[from] = EMPTY;
-    side = !side;
-    while (d < 38) {
-        int sq = cheapest_attacker(b, to, side, ep);
-        if (!sq)
-            break;
-        d++;
-        gain[d] = on_square - gain[d - 1]; /* if the exchange stopped after this capture */
-        on_square = eval_piece_value(ep, PTYPE(b[sq]));
-        b[to] = b[sq];
-        b[sq] = EMPTY;
-        side = !side;
-    }
-    /* Each side may stop capturing when going on would lose. */
-    for (; d > 0; d--)
-        gain[d - 1] = -(-gain[d - 1] > gain[d] ? -gain[d - 1] : gain[d]);
-    return gain[0];
-}
 /* The attackers of the target square during an exchange, on a copy of the board: the first
  * piece along each of the 8 lines and the Knights a jump away are found once, and a line is
- * walked again only when its first piece joins the exchange (cheapest_attacker walked all
- * 8 lines for every capture). Picks exactly the pieces cheapest_attacker does. */
+ * walked again only when its first piece joins the exchange, instead of walking all 8 lines
+ * for every capture. */
 typedef struct {
     uint8_t b[MB_SIZE];
     int to;
@@ -173,8 +108,8 @@ static void exchange_knights(Exchange *x)
     }
 }
 
-/* cheapest_attacker's answer: a Pawn, then a Knight, then the cheapest line piece (the first
- * line of the cheapest value), or 0. */
+/* The square of side's cheapest piece attacking the target: a Pawn, then a Knight, then the
+ * cheapest line piece (the first line of the cheapest value), or 0. */
 static inline int exchange_attacker(Exchange *x, int side, const EvalParams *ep)
 {
     int to = x->to, back = side == WHITE ? -MB_W : MB_W;
@@ -213,6 +148,62 @@ static inline void exchange_capture(Exchange *x, int sq, int side, const EvalPar
             x->knights[side] &= ~(1u << i);
 }
 
+/* The capture m's first gain for the mover and the value then standing on the target (what
+ * the first recapture wins), both as eval_piece_value counts them. */
+static void exchange_gain(const Position *pos, Move m, const EvalParams *ep, int *gain,
+                          int *on_square)
+{
+    const uint8_t *board = pos->board;
+    int flag = MV_FLAG(m), to = MV_TO(m);
+    *gain = flag == MF_EP ? eval_piece_value(ep, PAWN)
+                          : (board[to] ? eval_piece_value(ep, PTYPE(board[to])) : 0);
+    *on_square = eval_piece_value(ep, PTYPE(board[MV_FROM(m)]));
+    if (flag == MF_PROMO || flag == MF_PROMO_WAIVED) {
+        int promo = eval_piece_value(ep, MV_PROMO(m));
+        *gain += promo - eval_piece_value(ep, PAWN);
+        *on_square = promo;
+    }
+}
+
+/* x: the board after m (the mover on the target, a pawn taken en passant gone), no attacker
+ * known yet. */
+static void exchange_begin(Exchange *x, const Position *pos, Move m)
+{
+    int from = MV_FROM(m), to = MV_TO(m);
+    memcpy(x->b, pos->board, sizeof x->b);
+    x->to = to;
+    if (MV_FLAG(m) == MF_EP)
+        x->b[to + (PCOLOR(pos->board[from]) == WHITE ? -MB_W : MB_W)] = EMPTY;
+    x->b[to] = x->b[from];
+    x->b[from] = EMPTY;
+    x->known = 0;
+}
+
+int see_value(const Position *pos, Move m, const EvalParams *ep)
+{
+    if (MV_FLAG(m) == MF_CASTLE)
+        return 0;
+    int gain[40], d = 0, on_square;
+    exchange_gain(pos, m, ep, &gain[0], &on_square);
+    Exchange x;
+    exchange_begin(&x, pos, m);
+    int side = !PCOLOR(pos->board[MV_FROM(m)]);
+    while (d < 38) {
+        int sq = exchange_attacker(&x, side, ep);
+        if (!sq)
+            break;
+        d++;
+        gain[d] = on_square - gain[d - 1]; /* if the exchange stopped after this capture */
+        on_square = eval_piece_value(ep, PTYPE(x.b[sq]));
+        exchange_capture(&x, sq, side, ep);
+        side = !side;
+    }
+    /* Each side may stop capturing when going on would lose. */
+    for (; d > 0; d--)
+        gain[d - 1] = -(-gain[d - 1] > gain[d] ? -gain[d - 1] : gain[d]);
+    return gain[0];
+}
+
 int see_ge(const Position *pos, Move m, const EvalParams *ep, int threshold)
 {
     int flag = MV_FLAG(m);
@@ -220,14 +211,8 @@ int see_ge(const Position *pos, Move m, const EvalParams *ep, int threshold)
         return 0 >= threshold;
     const uint8_t *board = pos->board;
     int from = MV_FROM(m), to = MV_TO(m), side = PCOLOR(board[from]);
-    int gain = flag == MF_EP ? eval_piece_value(ep, PAWN)
-                             : (board[to] ? eval_piece_value(ep, PTYPE(board[to])) : 0);
-    int on_square = eval_piece_value(ep, PTYPE(board[from]));
-    if (flag == MF_PROMO || flag == MF_PROMO_WAIVED) {
-        int promo = eval_piece_value(ep, MV_PROMO(m));
-        gain += promo - eval_piece_value(ep, PAWN);
-        on_square = promo;
-    }
+    int gain, on_square;
+    exchange_gain(pos, m, ep, &gain, &on_square);
     /* swap: by how much the side that just captured is ahead of the threshold (negated at
      * every turn), as Stockfish's see_ge keeps it. The opponent may stop at once... */
     int swap = gain - threshold;
@@ -259,15 +244,9 @@ int see_ge(const Position *pos, Move m, const EvalParams *ep, int threshold)
     if (!near)
         return 1;
     Exchange x;
-    memcpy(x.b, board, sizeof x.b);
-    x.to = to;
-    if (flag == MF_EP)
-        x.b[to + (side == WHITE ? -MB_W : MB_W)] = EMPTY;
-    x.b[to] = x.b[from];
-    x.b[from] = EMPTY;
-    x.known = 0;
+    exchange_begin(&x, pos, m);
     int res = 1, stm = !side;
-    /* see_value stops after 38 recaptures */
+    /* as see_value, at most 38 recaptures */
     for (int d = 0; d < 38; d++) {
         int sq = exchange_attacker(&x, stm, ep);
         if (!sq)
