@@ -367,3 +367,58 @@ def test_search_refuses_another_thread_while_converting_arguments() -> None:
     assert len(errors) == 2 and all("busy" in e for e in errors), errors
     assert result["best"] is not None and result["depth"] == 2
     assert search.busy is False
+
+
+def test_see_threshold_test_agrees_with_the_exchange_value() -> None:
+    """The search asks "does this exchange reach t?" (see_ge, which stops as soon as it
+    knows); see() without a threshold plays the whole exchange out: they must agree."""
+    search = _core.Search(1)
+    rng = random.Random(17)
+    checked = 0
+    for variant, start in ((0, CHESS_START), (1, ROYAL_START)):
+        for _ in range(40):
+            pos = _core.Position(start, variant)
+            for _ in range(rng.randrange(10, 90)):
+                moves = pos.legal_moves()
+                if not moves:
+                    break
+                fen = pos.fen()
+                for code in moves:
+                    value = search.see(fen, variant, code)
+                    for t in (value - 1, value, value + 1, 0, rng.randrange(-1500, 1500)):
+                        assert search.see(fen, variant, code, t) is (value >= t), (fen, code, t)
+                        checked += 1
+                pos.push(rng.choice(moves))
+    assert checked > 100_000
+    e2e4 = 12 | 28 << 7
+    with pytest.raises(TypeError):
+        search.see(CHESS_START, 0, e2e4, "100")
+    with pytest.raises(ValueError, match="threshold out of range"):
+        search.see(CHESS_START, 0, e2e4, 10**7)
+    with pytest.raises(OverflowError):
+        search.see(CHESS_START, 0, e2e4, 10**30)
+
+
+def test_see_values_of_known_exchanges() -> None:
+    search = _core.Search(1)
+    params = search.params()
+    # exchanges count the mean of a piece's middlegame and endgame values
+    pawn = (params["pawn_mg"] + params["pawn_eg"]) // 2
+    knight = (params["knight_mg"] + params["knight_eg"]) // 2
+
+    def square(sq: int) -> str:
+        return "abcdefgh"[sq % 8] + str(sq // 8 + 1)
+
+    def see(fen: str, uci: str) -> int:
+        pos = _core.Position(fen, 0)
+        codes = pos.legal_moves()
+        (code,) = (c for c in codes if square(c & 127) + square(c >> 7 & 127) == uci)
+        return search.see(fen, 0, code)
+
+    # a free pawn; a pawn defended by a pawn, taken by a pawn and by a Knight
+    assert see("4k3/8/8/4p3/3P4/8/8/4K3 w - - 0 1", "d4e5") == pawn
+    assert see("4k3/8/3p4/4p3/3P4/8/8/4K3 w - - 0 1", "d4e5") == 0
+    assert see("4k3/8/3p4/4p3/8/5N2/8/4K3 w - - 0 1", "f3e5") == pawn - knight
+    # a quiet move to a square a pawn guards loses the piece; to a safe one, nothing
+    assert see("4k3/8/3p4/8/8/5N2/8/4K3 w - - 0 1", "f3e5") == -knight
+    assert see("4k3/8/8/8/8/5N2/8/4K3 w - - 0 1", "f3e5") == 0

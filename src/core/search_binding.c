@@ -435,19 +435,34 @@ static PyObject *see_unguarded(PySearch *self, PyObject *args)
     const char *fen;
     int variant;
     unsigned long long code;
-    if (!PyArg_ParseTuple(args, "siK", &fen, &variant, &code))
+    PyObject *threshold = Py_None;
+    if (!PyArg_ParseTuple(args, "siK|O", &fen, &variant, &code, &threshold))
         return NULL;
+    int t = 0;
+    if (threshold != Py_None) {
+        long lt = PyLong_AsLong(threshold);
+        if (lt == -1 && PyErr_Occurred())
+            return NULL;
+        if (lt < -1000000 || lt > 1000000) {
+            PyErr_SetString(PyExc_ValueError, "threshold out of range (+-1000000)");
+            return NULL;
+        }
+        t = (int)lt;
+    }
     Position pos;
     if (!build_position(&pos, fen, variant, NULL))
         return NULL;
     Move m = codec_find_legal(&pos, code);
-    int v = m ? see_value(&pos, m, search_params(self->search)) : 0;
+    const EvalParams *ep = search_params(self->search);
+    /* With a threshold: the search's own test (see_ge), so that it can be checked against
+     * the value. */
+    int v = !m ? 0 : threshold == Py_None ? see_value(&pos, m, ep) : see_ge(&pos, m, ep, t);
     pos_free(&pos);
     if (!m) {
         PyErr_Format(PyExc_ValueError, "move code %llu is not legal here", code);
         return NULL;
     }
-    return PyLong_FromLong(v);
+    return threshold == Py_None ? PyLong_FromLong(v) : PyBool_FromLong(v);
 }
 
 GUARDED(see, (PySearch *self, PyObject *args), (self, args))
@@ -562,7 +577,8 @@ static PyMethodDef Search_methods[] = {
     { "set_net", (PyCFunction)Search_set_net, METH_VARARGS,
       "set_net(variant, net): evaluate that game with a _core.Net, or None for the classic." },
     { "see", (PyCFunction)Search_see, METH_VARARGS,
-      "Static exchange value of a legal move: see(fen, variant, code)." },
+      "Static exchange value of a legal move: see(fen, variant, code); with a threshold, "
+      "whether it reaches it: see(fen, variant, code, threshold)." },
     { "params", (PyCFunction)Search_params, METH_NOARGS,
       "The evaluation weights and search tunables by name." },
     { "set_param", (PyCFunction)Search_set_param, METH_VARARGS,
