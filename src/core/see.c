@@ -21,11 +21,8 @@ static int reaches(uint8_t pc, int dist, int diagonal)
     }
 }
 
-/* The steps as compile-time constants (geo_king and geo_knight are not, in this file), so
- * the unrolled loops below need no table loads. Diagonals come last, as reaches() expects. */
-static const int KING_STEPS[8] = { DIR_N, DIR_S, DIR_E, DIR_W, DIR_NE, DIR_NW, DIR_SE, DIR_SW };
-static const int KNIGHT_STEPS[8] = { 2 * MB_W + 1, 2 * MB_W - 1, -2 * MB_W + 1, -2 * MB_W - 1,
-                                     MB_W + 2,     MB_W - 2,     -MB_W + 2,     -MB_W - 2 };
+/* geo_king lists the orthogonal steps first, then the diagonals: line i is diagonal when
+ * i >= 4, as reaches() is asked below. */
 
 /* The attackers of the target square during an exchange, on a copy of the board: the first
  * piece along each of the 8 lines and the Knights a jump away are found once, and a line is
@@ -34,11 +31,11 @@ static const int KNIGHT_STEPS[8] = { 2 * MB_W + 1, 2 * MB_W - 1, -2 * MB_W + 1, 
 typedef struct {
     uint8_t b[MB_SIZE];
     int to;
-    int line_sq[8];       /* first occupied (or OFF) square along KING_STEPS[i] */
+    int line_sq[8];       /* first occupied (or OFF) square along geo_king[i] */
     int line_dist[8];
     int line_value[2][8]; /* that piece's value for its side when it reaches the target, else
                            * NO_ATTACKER */
-    unsigned knights[2];  /* bit i: a plain Knight of that side on to + KNIGHT_STEPS[i] */
+    unsigned knights[2];  /* bit i: a plain Knight of that side on to + geo_knight[i] */
     /* How much of the above is filled: 0 nothing, 1 the Knights, 2 the lines too. Each
      * only when the cheaper attackers before it did not answer: many exchanges end first. */
     int known;
@@ -74,7 +71,7 @@ static const uint8_t SEE_KINDS[OFF] = { SEE_KINDS_COLOUR, SEE_KINDS_COLOUR, SEE_
 
 static inline void line_scan(Exchange *x, int i, int s, int dist, const EvalParams *ep)
 {
-    int d = KING_STEPS[i];
+    int d = geo_king[i];
     while (x->b[s] == EMPTY)
         s += d, dist++;
     uint8_t p = x->b[s];
@@ -91,7 +88,7 @@ NOINLINE static void exchange_lines(Exchange *x, const EvalParams *ep)
 {
 #pragma GCC unroll 8
     for (int i = 0; i < 8; i++)
-        line_scan(x, i, x->to + KING_STEPS[i], 1, ep);
+        line_scan(x, i, x->to + geo_king[i], 1, ep);
     x->known = 2;
 }
 
@@ -100,7 +97,7 @@ static void exchange_knights(Exchange *x)
     x->known = 1;
     x->knights[WHITE] = x->knights[BLACK] = 0;
     for (int i = 0; i < 8; i++) {
-        uint8_t p = x->b[x->to + KNIGHT_STEPS[i]];
+        uint8_t p = x->b[x->to + geo_knight[i]];
         if (p == MAKE_PIECE(KNIGHT, WHITE))
             x->knights[WHITE] |= 1u << i;
         else if (p == MAKE_PIECE(KNIGHT, BLACK))
@@ -121,7 +118,7 @@ static inline int exchange_attacker(Exchange *x, int side, const EvalParams *ep)
     if (!x->known)
         exchange_knights(x);
     if (x->knights[side])
-        return to + KNIGHT_STEPS[lowest_bit(x->knights[side])];
+        return to + geo_knight[lowest_bit(x->knights[side])];
     if (x->known < 2)
         exchange_lines(x, ep);
     int best = -1, best_value = NO_ATTACKER;
@@ -139,12 +136,12 @@ static inline void exchange_capture(Exchange *x, int sq, int side, const EvalPar
     /* (Before the lines are walked, only Pawns and Knights can have left.) */
     for (int i = 0; i < 8 && x->known == 2; i++)
         if (x->line_sq[i] == sq) {
-            line_scan(x, i, sq + KING_STEPS[i], x->line_dist[i] + 1, ep);
+            line_scan(x, i, sq + geo_king[i], x->line_dist[i] + 1, ep);
             return;
         }
     /* not on a line: a Knight (or a Pawn, found before the Knights or the lines) */
     for (int i = 0; i < 8 && x->known; i++)
-        if (x->to + KNIGHT_STEPS[i] == sq)
+        if (x->to + geo_knight[i] == sq)
             x->knights[side] &= ~(1u << i);
 }
 
