@@ -122,6 +122,41 @@ def test_output_matches_the_documented_formula(variant: str, activation: str) ->
         pos.push(rng.choice(moves))
 
 
+@pytest.mark.parametrize(
+    ("hidden", "qa", "out_limit"),
+    [
+        (144, 255, 127),  # the int16 multiply-add path, over a block of 128 and a part block
+        (256, 255, 200),  # qa * |w| no longer fits int16: the 64-bit path
+        (32, 1000, 127),  # qa above 255: the 64-bit path
+        (256, 255, 127),  # the trainer's bounds at the shipped size
+    ],
+)
+def test_output_paths_agree_with_the_formula(hidden: int, qa: int, out_limit: int) -> None:
+    """The output layer has a fast path for nets whose qa * output weight fits int16 and a
+    general one; both give the documented formula, saturated accumulators included."""
+    rng = random.Random(hidden + qa + out_limit)
+    inputs = feature_count("chess")
+    w = NetWeights(
+        variant="chess",
+        hidden=hidden,
+        activation="screlu",
+        qa=qa,
+        qb=64,
+        scale=400,
+        ft_w=[rng.randint(-90, 90) for _ in range(inputs * hidden)],
+        ft_b=[rng.randint(-40, qa) for _ in range(hidden)],
+        out_w=[rng.choice((-out_limit, out_limit, rng.randint(-out_limit, out_limit)))
+               for _ in range(2 * hidden)],
+        out_b=rng.randint(-5000, 5000),
+    )
+    net = _core.Net(encode_net(w), 0)
+    pos = _core.Position(CHESS_START, 0)
+    for _ in range(10):
+        fen = pos.fen()
+        assert net.evaluate(fen) == reference_eval(w, fen)
+        pos.push(rng.choice(pos.legal_moves()))
+
+
 def random_game(fen: str, variant: int, plies: int, rng: random.Random) -> list[int]:
     pos = _core.Position(fen, variant)
     moves = []

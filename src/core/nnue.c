@@ -4,8 +4,20 @@
 
 #include "nnue.h"
 
+/* The hot loops below are plain C that gcc vectorises; where the compiler and the C library
+ * can pick an implementation at load time, an AVX2 one is built beside the baseline. */
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define NNUE_SIMD __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef NNUE_SIMD
+#define NNUE_SIMD
+#endif
+
 #define RING 256            /* accumulator ring entries (a power of two > MAX_PLY) */
-#define MAX_BACK 32         /* how far back an ancestor's accumulator is looked for */
+#define MAX_BACK 160        /* how far back an ancestor's accumulator is looked for: more
+                             * than a search's depth (MAX_PLY), so the root is in reach */
 
 int nnue_kinds(int variant) { return variant == VARIANT_ROYAL ? 10 : 6; }
 
@@ -154,6 +166,10 @@ NnueNet *nnue_load(const uint8_t *data, size_t n, int variant, char *err, size_t
     net->ft_b = w + (size_t)inputs * hidden;
     net->out_w = net->ft_b + hidden;
     net->out_b = (int32_t)read_u32(p + 2 * weights);
+    int maxw = 0;
+    for (int i = 0; i < 2 * net->hidden; i++)
+        maxw = abs(net->out_w[i]) > maxw ? abs(net->out_w[i]) : maxw;
+    net->narrow = net->qa <= 255 && net->qa * maxw <= INT16_MAX;
     return net;
 }
 
@@ -190,11 +206,25 @@ void nnue_refresh(const NnueNet *net, const Position *pos, int16_t *acc)
 }
 
 /* One perspective's share of the output, in units of qa * qb (qa^2 * qb for SCReLU). */
+NNUE_SIMD
 static int64_t dot(const NnueNet *net, const int16_t *restrict a, const int16_t *restrict w)
 {
     int h = net->hidden, qa = net->qa;
     int64_t sum = 0;
-    if (net->activation == NNUE_SCRELU) {
+    if (net->activation == NNUE_SCRELU && net->narrow) {
+        /* v * w fits int16, so (v * w) * v is one multiply-add of int16 pairs into int32
+         * lanes; blocks of 128 keep those sums below 2^31 (128 * 255 * 32767). */
+        for (int b = 0; b < h; b += 128) {
+            int32_t s = 0;
+            int end = b + 128 < h ? b + 128 : h;
+            for (int i = b; i < end; i++) {
+                int16_t v = a[i] < 0 ? 0 : a[i] > qa ? (int16_t)qa : a[i];
+                int16_t vw = (int16_t)(v * w[i]);
+                s += (int32_t)vw * v;
+            }
+            sum += s;
+        }
+    } else if (net->activation == NNUE_SCRELU) {
         for (int i = 0; i < h; i++) {
             int32_t v = a[i] < 0 ? 0 : a[i] > qa ? qa : a[i];
             sum += (int64_t)(v * w[i]) * v;
@@ -266,23 +296,49 @@ static uint64_t key_at(const Position *pos, int ply)
     return ply == pos->ply ? pos->bkey : pos->hist[ply].bkey;
 }
 
-/* Applies the square changes one move made (recorded by pos_make) to both perspectives. */
+/* next = prev + the rows in add - the rows in sub, in one pass over the accumulator for
+ * the usual shapes (a move: one of each; a capture: one add, two subs). */
+NNUE_SIMD
+static void update_rows(int16_t *restrict next, const int16_t *restrict prev,
+                        const int16_t *add[], int nadd, const int16_t *sub[], int nsub, int h)
+{
+    if (nadd == 1 && nsub == 1) {
+        const int16_t *restrict a0 = add[0], *restrict s0 = sub[0];
+        for (int i = 0; i < h; i++)
+            next[i] = (int16_t)(prev[i] + a0[i] - s0[i]);
+    } else if (nadd == 1 && nsub == 2) {
+        const int16_t *restrict a0 = add[0], *restrict s0 = sub[0], *restrict s1 = sub[1];
+        for (int i = 0; i < h; i++)
+            next[i] = (int16_t)(prev[i] + a0[i] - s0[i] - s1[i]);
+    } else {
+        memcpy(next, prev, (size_t)h * sizeof *next);
+        for (int k = 0; k < nadd; k++)
+            add_row(next, add[k], h);
+        for (int k = 0; k < nsub; k++)
+            sub_row(next, sub[k], h);
+    }
+}
+
+/* Brings next (both perspectives) from prev by the square changes one move made (recorded by
+ * pos_make). */
 static void apply_changes(const NnueNet *net, const Position *pos, const Undo *u,
-                          int16_t *acc)
+                          const int16_t *prev, int16_t *next)
 {
     int h = net->hidden;
-    for (int i = 0; i < u->nchg; i++) {
-        uint8_t old = u->chg_old[i], now = u->chg_new[i];
-        if (old == now)
-            continue;
-        int sq = u->chg_sq[i];
-        for (int p = 0; p < 2; p++) {
-            int16_t *a = acc + p * h;
+    for (int p = 0; p < 2; p++) {
+        const int16_t *add[UNDO_MAX_CHANGES], *sub[UNDO_MAX_CHANGES];
+        int nadd = 0, nsub = 0;
+        for (int i = 0; i < u->nchg; i++) {
+            uint8_t old = u->chg_old[i], now = u->chg_new[i];
+            if (old == now)
+                continue;
+            int sq = u->chg_sq[i];
             if (old)
-                sub_row(a, net->ft_w + (size_t)nnue_feature(pos, p, old, sq) * h, h);
+                sub[nsub++] = net->ft_w + (size_t)nnue_feature(pos, p, old, sq) * h;
             if (now)
-                add_row(a, net->ft_w + (size_t)nnue_feature(pos, p, now, sq) * h, h);
+                add[nadd++] = net->ft_w + (size_t)nnue_feature(pos, p, now, sq) * h;
         }
+        update_rows(next + p * h, prev + p * h, add, nadd, sub, nsub, h);
     }
 }
 
@@ -306,8 +362,7 @@ const int16_t *nnue_state_accumulator(NnueState *st, const Position *pos)
         for (int j = from + 1; j <= ply; j++) {
             int16_t *prev = st->acc + (size_t)((j - 1) & (RING - 1)) * size;
             int16_t *next = st->acc + (size_t)(j & (RING - 1)) * size;
-            memcpy(next, prev, size * sizeof *next);
-            apply_changes(net, pos, &pos->hist[j - 1], next);
+            apply_changes(net, pos, &pos->hist[j - 1], prev, next);
             st->tag[j & (RING - 1)] = (Tag){ key_at(pos, j), j };
         }
     }

@@ -31,6 +31,7 @@ typedef struct {
     int16_t *ft_b;         /* [hidden] */
     int16_t *out_w;        /* [2][hidden]: side to move, then the other side */
     int32_t out_b;
+    int narrow;            /* qa <= 255 and qa * |out_w| fits int16: the output's fast path */
 } NnueNet;
 
 /* Input count and kind count of a game. */
