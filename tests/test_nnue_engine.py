@@ -49,7 +49,11 @@ def test_auto_with_an_eval_file_uses_it_for_its_game_only(royal_net: Path) -> No
     assert engine.play(Board(), Limit(nodes=100)) in Board().legal_moves
 
 
-def test_nnue_engine_evaluates_and_plays_with_the_net(royal_net: Path) -> None:
+def test_nnue_engine_evaluates_and_plays_with_the_net(
+    royal_net: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # as if the package bundled no net: only the Royal net given here
+    monkeypatch.setattr("royalchess.engine.bundled_net", lambda name: None)
     board = Board(variant="royal")
     board.push_san("e4")
     classic = Engine(evaluation="classic").evaluate(board)
@@ -129,7 +133,7 @@ def test_match_runner_builtin_engine_evaluation_option() -> None:
 
     assert evaluation("royalchess", "royal") == "classic"  # what earlier commands meant
     assert evaluation("royalchess:eval=auto", "royal") == "nnue"  # the bundled net
-    assert evaluation("royalchess:eval=auto", "chess") == "classic"
+    assert evaluation("royalchess:eval=auto", "chess") == "nnue"  # bundled too
     assert evaluation("royalchess:eval=classic", "royal") == "classic"
     with pytest.raises(ValueError, match="eval='fast'"):
         EngineSpec.parse("royalchess:eval=fast")
