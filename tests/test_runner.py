@@ -224,11 +224,13 @@ def test_ctrl_c_then_resume_plays_each_game_once(tmp_path: Path) -> None:
         "royalchess",
         "match",
         "royalchess",
-        "royalchess:level=4",
+        # games long enough that the match cannot end between the first finished game and
+        # the signal on a loaded machine (at level 4 and 800 nodes a game took 0.1 s)
+        "royalchess:level=12",
         "--nodes",
-        "800",
+        "2000",
         "--games",
-        "10",
+        "16",
         "--seed",
         "3",
         "-j",
@@ -241,7 +243,7 @@ def test_ctrl_c_then_resume_plays_each_game_once(tmp_path: Path) -> None:
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and process.poll() is None:
-            if out.exists() and out.read_text().count("[Unit ") >= 2:
+            if out.exists() and out.read_text().count("[Unit ") >= 1:
                 break
             time.sleep(0.05)
         assert process.poll() is None, "the match ended before it could be interrupted"
@@ -253,13 +255,13 @@ def test_ctrl_c_then_resume_plays_each_game_once(tmp_path: Path) -> None:
     assert process.returncode == 130, err
     assert "--resume" in err
     finished = games_of(out)
-    assert 2 <= len(finished) < 10
+    assert 1 <= len(finished) < 16
     # a game cut off in the middle of writing is dropped on resume
     with out.open("a") as handle:
         handle.write('[Event "royalchess match"]\n[Site "?"]\n[Date "2026.')
     assert main([*command[3:], "--resume"]) == 0
     resumed = games_of(out)
-    assert [g[0] for g in resumed] == list(range(10))
+    assert [g[0] for g in resumed] == list(range(16))
     assert resumed[: len(finished)] == finished or set(finished) <= set(resumed)
     reference = tmp_path / "reference.pgn"
     assert main([*command[3:-1], str(reference)]) == 0
