@@ -663,6 +663,12 @@ static int mop_up(const Position *pos, int strong)
     return 12 * (df + dr) + 6 * (16 - kd);
 }
 
+void eval_prepare(const Position *pos, const EvalParams *ep)
+{
+    if (ep->nnue[pos->variant])
+        nnue_state_accumulator(ep->nnue[pos->variant], pos);
+}
+
 int eval_evaluate(const Position *pos, const EvalParams *ep, EvalPawnEntry *pawns)
 {
     if (ep->nnue[pos->variant])

@@ -97,4 +97,10 @@ typedef struct {
  * EVAL_PAWN_SLOTS entries made with the same weights, or NULL. */
 int eval_evaluate(const Position *pos, const EvalParams *ep, EvalPawnEntry *pawns);
 
+/* Readies the evaluation for a search of pos. A net brings its accumulators up to date from
+ * the nearest ancestor that has them; computing the root's here puts every node of the
+ * search some updates away from one instead of a refresh (nodes whose evaluation comes from
+ * the hash table compute none). */
+void eval_prepare(const Position *pos, const EvalParams *ep);
+
 #endif

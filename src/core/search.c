@@ -6,7 +6,6 @@
 
 #include "attack.h"
 #include "movegen.h"
-#include "nnue.h"
 #include "order.h"
 #include "position.h"
 #include "search.h"
@@ -1278,11 +1277,7 @@ void search_go(Search *s, const Position *pos, const SearchLimits *lim, SearchRe
     for (int i = 0; i < MAX_PLY + 4; i++)
         s->stack[i].killers[0] = s->stack[i].killers[1] = 0;
     init_root(s);
-    /* A net's accumulators are brought up to date from the nearest ancestor that has them;
-     * with the root's computed here, every node of the search is some updates away from one
-     * instead of a refresh (nodes whose evaluation comes from the hash leave no accumulator). */
-    if (s->params.nnue[s->pos.variant])
-        nnue_state_accumulator(s->params.nnue[s->pos.variant], &s->pos);
+    eval_prepare(&s->pos, &s->params);
     if (s->nroot > 0) {
         iterate(s, out);
         out->best = s->root[0].move;
