@@ -25,18 +25,24 @@ __all__ = [
     "MAGIC",
     "NetFileError",
     "NetWeights",
+    "bucket",
     "bundled_net",
     "encode_net",
     "feature_count",
     "load_net",
+    "max_pieces",
     "net_game",
     "write_net",
 ]
 
 MAGIC = b"RCNN"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""The newest net format; a net with one output bucket is written as version 1, which every
+earlier engine reads."""
+MAX_BUCKETS = 16
 ACTIVATIONS = {"crelu": 0, "screlu": 1}
 _HEADER = struct.Struct("<4s9I")
+_HEADER_V2 = struct.Struct("<4s10I")
 
 
 class NetFileError(ValueError):
@@ -66,23 +72,46 @@ class NetWeights:
     ft_w: Sequence[int]
     ft_b: Sequence[int]
     out_w: Sequence[int]
-    out_b: int
+    out_b: int | Sequence[int]
+    buckets: int = 1
+
+    def biases(self) -> list[int]:
+        """The output biases, one per bucket."""
+        return [self.out_b] if isinstance(self.out_b, int) else list(self.out_b)
+
+
+def max_pieces(variant: str) -> int:
+    """The pieces of a game's start position (32 for chess, 40 for Royal Chess)."""
+    return 40 if get_variant(variant).name == "royal" else 32
+
+
+def bucket(variant: str, buckets: int, pieces: int) -> int:
+    """The output bucket of a position with *pieces* pieces (Kings included): the counts
+    from 2 to the start position's split evenly, the fewest pieces in bucket 0."""
+    b = (pieces - 2) * buckets // (max_pieces(variant) - 1)
+    return min(max(b, 0), buckets - 1)
 
 
 def encode_net(w: NetWeights) -> bytes:
-    """The bytes of a net file for *w* (header, payload, CRC-32)."""
+    """The bytes of a net file for *w* (header, payload, CRC-32): format version 1 for one
+    output bucket, version 2 (the bucket count in the header) for more."""
     inputs = feature_count(w.variant)
-    h = w.hidden
-    if len(w.ft_w) != inputs * h or len(w.ft_b) != h or len(w.out_w) != 2 * h:
+    h, nb, biases = w.hidden, w.buckets, w.biases()
+    if not 1 <= nb <= MAX_BUCKETS:
+        raise ValueError(f"a net has 1 to {MAX_BUCKETS} output buckets, not {nb}")
+    if (
+        len(w.ft_w) != inputs * h
+        or len(w.ft_b) != h
+        or len(w.out_w) != 2 * h * nb
+        or len(biases) != nb
+    ):
         raise ValueError("weight arrays do not match the architecture")
     payload = array("h", w.ft_w)
     payload.extend(w.ft_b)
     payload.extend(w.out_w)
     body = payload.tobytes() if array("h", [1]).tobytes() == b"\1\0" else _swapped(payload)
-    body += struct.pack("<i", w.out_b)
-    header = _HEADER.pack(
-        MAGIC,
-        FORMAT_VERSION,
+    body += struct.pack(f"<{nb}i", *biases)
+    fields = (
         get_variant(w.variant).core_id,
         inputs,
         h,
@@ -90,8 +119,11 @@ def encode_net(w: NetWeights) -> bytes:
         w.qa,
         w.qb,
         w.scale,
-        len(body),
     )
+    if nb == 1:
+        header = _HEADER.pack(MAGIC, 1, *fields, len(body))
+    else:
+        header = _HEADER_V2.pack(MAGIC, 2, *fields, nb, len(body))
     data = header + body
     return data + struct.pack("<I", zlib.crc32(data))
 

@@ -18,6 +18,7 @@ from royalchess import _core
 from royalchess.nnue import (
     NetFileError,
     NetWeights,
+    bucket,
     encode_net,
     feature_count,
     load_net,
@@ -34,9 +35,11 @@ def random_weights(
     hidden: int = 32,
     seed: int = 1,
     activation: str = "screlu",
+    buckets: int = 1,
 ) -> NetWeights:
     rng = random.Random(seed)
     inputs = feature_count(variant)
+    biases = [rng.randint(-5000, 5000) for _ in range(buckets)]
     return NetWeights(
         variant=variant,
         hidden=hidden,
@@ -46,8 +49,9 @@ def random_weights(
         scale=400,
         ft_w=[rng.randint(-60, 60) for _ in range(inputs * hidden)],
         ft_b=[rng.randint(-40, 120) for _ in range(hidden)],
-        out_w=[rng.randint(-127, 127) for _ in range(2 * hidden)],
-        out_b=rng.randint(-5000, 5000),
+        out_w=[rng.randint(-127, 127) for _ in range(2 * hidden * buckets)],
+        out_b=biases[0] if buckets == 1 else biases,
+        buckets=buckets,
     )
 
 
@@ -59,6 +63,8 @@ def reference_eval(w: NetWeights, fen: str) -> int:
     """The output computed in Python from the features, as docs/nnue.md defines it."""
     feats = _core.nnue_features(fen, get_variant(w.variant).core_id)
     h = w.hidden
+    b = bucket(w.variant, w.buckets, len(feats[0]))  # a feature per piece
+    out_w = w.out_w[b * 2 * h : (b + 1) * 2 * h]
     total = 0
     for k, side in enumerate(feats):
         acc = list(w.ft_b)
@@ -67,10 +73,10 @@ def reference_eval(w: NetWeights, fen: str) -> int:
                 acc[i] += w.ft_w[f * h + i]
         for i in range(h):
             v = min(max(acc[i], 0), w.qa)
-            total += (v * v if w.activation == "screlu" else v) * w.out_w[k * h + i]
+            total += (v * v if w.activation == "screlu" else v) * out_w[k * h + i]
     if w.activation == "screlu":
         total = int(total / w.qa)  # C division truncates towards zero
-    total += w.out_b
+    total += w.biases()[b]
     cp = total * w.scale
     q = w.qa * w.qb
     cp = -((-cp) // q) if cp < 0 else cp // q
@@ -155,6 +161,44 @@ def test_output_paths_agree_with_the_formula(hidden: int, qa: int, out_limit: in
         fen = pos.fen()
         assert net.evaluate(fen) == reference_eval(w, fen)
         pos.push(rng.choice(pos.legal_moves()))
+
+
+def test_bucket_splits_piece_counts_evenly() -> None:
+    assert [bucket("chess", 8, n) for n in (2, 5, 6, 9, 10, 31, 32)] == [0, 0, 1, 1, 2, 7, 7]
+    assert [bucket("royal", 8, n) for n in (2, 6, 7, 40)] == [0, 0, 1, 7]
+    assert {bucket("chess", 1, n) for n in range(2, 33)} == {0}
+    assert bucket("chess", 4, 40) == 3  # beyond the start position's count: the last
+
+
+@pytest.mark.parametrize("variant", ["chess", "royal"])
+def test_output_buckets_follow_the_piece_count(variant: str) -> None:
+    """A version-2 net uses the output bucket of the position's piece count: checked against
+    the formula along a long random game, which passes through many counts."""
+    w = random_weights(variant, hidden=16, seed=11, buckets=8)
+    data = encode_net(w)
+    assert struct.unpack_from("<I", data, 4)[0] == 2
+    net = _core.Net(data, get_variant(variant).core_id)
+    assert net.buckets == 8
+    core_id = get_variant(variant).core_id
+    pos = _core.Position(get_variant(variant).start_fen, core_id)
+    rng = random.Random(5)
+    seen = set()
+    for _ in range(400):
+        fen = pos.fen()
+        assert net.evaluate(fen) == reference_eval(w, fen)
+        seen.add(bucket(variant, 8, len(_core.nnue_features(fen, core_id)[0])))
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        pos.push(rng.choice(moves))
+    assert len(seen) >= 3
+
+
+def test_one_bucket_is_written_as_version_1() -> None:
+    """Nets without buckets keep the first format, so engines that read only it read them."""
+    data = encode_net(random_weights("chess", hidden=16))
+    assert struct.unpack_from("<I", data, 4)[0] == 1
+    assert _core.Net(data, 0).buckets == 1
 
 
 def random_game(fen: str, variant: int, plies: int, rng: random.Random) -> list[int]:
@@ -249,7 +293,8 @@ def _header_field(data: bytes, index: int, value: int) -> bytes:
         (lambda d: d[:-100], "truncated"),
         (lambda d: d + b"\0", "1 bytes after its end"),
         (lambda d: b"XXXX" + d[4:], "bad magic"),
-        (lambda d: _header_field(d, 0, 2), "format version 2 is not supported"),
+        (lambda d: _header_field(d, 0, 3), "format version 3 is not supported"),
+        (lambda d: _header_field(d, 0, 2), "24676 output buckets; it must have 1 to 16"),
         (lambda d: _header_field(d, 1, 1), "net file is for Royal Chess, not for chess"),
         (lambda d: _header_field(d, 3, 24), "hidden layer of 24"),
         (lambda d: _header_field(d, 4, 9), "unknown activation 9"),
@@ -263,6 +308,24 @@ def test_bad_files_are_refused_by_name(tmp_path, mangle, message) -> None:
     with pytest.raises(NetFileError, match=message) as info:
         load_net(path, "chess")
     assert str(path) in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("mangle", "message"),
+    [
+        (lambda d: _header_field(d, 8, 0), "0 output buckets; it must have 1 to 16"),
+        (lambda d: _header_field(d, 8, 17), "17 output buckets"),
+        (lambda d: _header_field(d, 8, 3), "declares a payload"),
+        (lambda d: d[:42], "shorter than its 44-byte header"),
+        (lambda d: d[:-10], "truncated"),
+    ],
+)
+def test_bad_bucketed_files_are_refused_by_name(tmp_path, mangle, message) -> None:
+    data = encode_net(random_weights("chess", hidden=16, buckets=4))
+    path = tmp_path / "bad.nnue"
+    path.write_bytes(mangle(data))
+    with pytest.raises(NetFileError, match=message):
+        load_net(path, "chess")
 
 
 def test_missing_and_wrong_game_files(tmp_path) -> None:

@@ -198,3 +198,32 @@ def test_mirror_adds_the_reflections_of_positions_without_castling(tmp_path: Pat
     assert both.result.tolist() == plain.result.repeat_interleave(
         torch.tensor([1, 2, 2])
     ).tolist()
+
+
+@pytest.mark.parametrize("variant", ["chess", "royal"])
+def test_bucketed_net_exports_faithfully(tmp_path: Path, variant: str) -> None:
+    """With output buckets, the float model picks each position's bucket by its piece count
+    as the engine does: the exported version-2 net evaluates as the model."""
+    from royalchess.nnue import bucket
+
+    path = tmp_path / "data.bin"
+    make_datagen_file(path, variant, games=6, seed=23)
+    data = train_data.load([path])
+    out = tmp_path / "net.nnue"
+    argv = [str(path), "-o", str(out), "--hidden", "16", "--epochs", "3", "--batch", "64"]
+    assert train_main([*argv, "--buckets", "16", "--lr", "3e-3", "--validation", "0"]) == 0
+    net = load_net(out, variant)
+    assert net.buckets == 16
+    cfg = Config(hidden=16, epochs=3, batch=64, lr=3e-3, seed=1, buckets=16)
+    model, _ = train(data, cfg)
+    write_net(out, model.export())
+    net = load_net(out, variant)
+    fens = [p.fen for p in read_positions(path)]
+    core_id = get_variant(variant).core_id
+    used = {bucket(variant, 16, len(_core.nnue_features(f, core_id)[0])) for f in fens}
+    assert len(used) >= 2
+    with torch.no_grad():
+        want = model.centipawns(data.stm, data.nstm).tolist()
+    diffs = [net.evaluate(fen) - w for fen, w in zip(fens, want, strict=True)]
+    assert max(map(abs, diffs)) <= 30
+    assert sum(map(abs, diffs)) / len(diffs) <= 8

@@ -3,6 +3,7 @@
 python -m train DATA.bin [DATA2.bin ...] -o royal.nnue [--variant royal] [--hidden 128]
     [--epochs 10] [--batch 4096] [--lr 1e-3] [--wdl 0.3] [--seed 1] [--device cpu]
     [--validation 0.1] [--threads 1] [--cache DIR] [--factorise] [--mirror] [--last]
+    [--buckets 1]
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         help="export the last epoch's net, not the one with the lowest validation loss",
     )
     cfg = Config()
-    for name in ("hidden", "epochs", "batch"):
+    for name in ("hidden", "epochs", "batch", "buckets"):
         ap.add_argument(f"--{name}", type=int, default=getattr(cfg, name))
     for name in ("lr", "wdl", "k", "decay"):
         ap.add_argument(f"--{name}", type=float, default=getattr(cfg, name))
@@ -72,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         decay=args.decay,
         keep_best=not args.last,
         factorise=args.factorise,
+        buckets=args.buckets,
     )
     start = time.monotonic()
     everything = load(args.data, args.variant, args.limit, args.cache, args.mirror)

@@ -7,7 +7,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from royalchess import _core
-from royalchess.nnue import NetWeights
+from royalchess.nnue import NetWeights, max_pieces
 from royalchess.variants import get_variant
 
 QA, QB, SCALE = 255, 64, 400
@@ -17,7 +17,8 @@ WEIGHT_LIMIT = 127 / QB
 
 
 class Nnue(nn.Module):
-    """Sparse inputs -> one accumulator per perspective -> activation -> one output.
+    """Sparse inputs -> one accumulator per perspective -> activation -> one output (of
+    *buckets*, picked by the position's piece count: royalchess.nnue.bucket).
 
     The output times SCALE is the evaluation in centipawns for the side to move.
     """
@@ -28,6 +29,7 @@ class Nnue(nn.Module):
         hidden: int = 128,
         activation: str = "screlu",
         factorise: bool = False,
+        buckets: int = 1,
     ) -> None:
         super().__init__()
         if activation not in ("crelu", "screlu"):
@@ -37,12 +39,14 @@ class Nnue(nn.Module):
         self.hidden = hidden
         self.activation = activation
         self.factorise = factorise
+        self.buckets = buckets
+        self.max_pieces = max_pieces(variant)
         if factorise:
             self._add_factors()
         # one extra zero row: the padding index of datasets with fewer pieces
         self.ft = nn.EmbeddingBag(self.inputs + 1, hidden, mode="sum", padding_idx=self.inputs)
         self.ft_b = nn.Parameter(torch.zeros(hidden))
-        self.out = nn.Linear(2 * hidden, 1)
+        self.out = nn.Linear(2 * hidden, buckets)
         with torch.no_grad():
             self.ft.weight.uniform_(-0.1, 0.1)
             self.ft.weight[self.inputs].zero_()
@@ -91,7 +95,13 @@ class Nnue(nn.Module):
         else:
             a = self.ft(stm) + self.ft_b
             b = self.ft(nstm) + self.ft_b
-        return self.out(torch.cat([self.act(a), self.act(b)], dim=1)).squeeze(1)
+        out = self.out(torch.cat([self.act(a), self.act(b)], dim=1))
+        if self.buckets == 1:
+            return out.squeeze(1)
+        # a feature per piece; the padding index fills the rest (as royalchess.nnue.bucket)
+        pieces = (stm != self.inputs).sum(dim=1)
+        idx = ((pieces - 2) * self.buckets // (self.max_pieces - 1)).clamp(0, self.buckets - 1)
+        return out.gather(1, idx.unsqueeze(1)).squeeze(1)
 
     def centipawns(self, stm: torch.Tensor, nstm: torch.Tensor) -> torch.Tensor:
         return self.forward(stm, nstm) * SCALE
@@ -106,6 +116,7 @@ class Nnue(nn.Module):
         """The quantised net (see docs/nnue.md for the scales)."""
         w = self.feature_weights().detach().cpu()[: self.inputs]
         w = w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT)
+        biases = [round(float(b) * QA * QB) for b in self.out.bias.detach().cpu()]
         return NetWeights(
             variant=self.variant,
             hidden=self.hidden,
@@ -115,8 +126,9 @@ class Nnue(nn.Module):
             scale=SCALE,
             ft_w=_ints(w * QA),
             ft_b=_ints(self.ft_b.detach().cpu() * QA),
-            out_w=_ints(self.out.weight.detach().cpu()[0] * QB),
-            out_b=round(float(self.out.bias.detach().cpu()[0]) * QA * QB),
+            out_w=_ints(self.out.weight.detach().cpu() * QB),  # [bucket][2 * hidden]
+            out_b=biases[0] if self.buckets == 1 else biases,
+            buckets=self.buckets,
         )
 
 

@@ -34,6 +34,8 @@ class Config:
     factorise: bool = False
     """Train with shared per-piece, per-rank and per-file weights (model.Nnue._add_factors),
     folded into the exported net."""
+    buckets: int = 1
+    """Output buckets by piece count (royalchess.nnue.bucket); 1 = the version-1 net."""
     keep_best: bool = True
     """With a validation set: return the model of the epoch with the lowest validation loss
     (not the last one), so that too many epochs cannot overfit the exported net."""
@@ -100,7 +102,8 @@ def train(
     seed_all(cfg.seed)
     torch.set_num_threads(cfg.threads)
     device = pick_device(cfg.device)
-    model = Nnue(data.variant, cfg.hidden, cfg.activation, cfg.factorise).to(device)
+    model = Nnue(data.variant, cfg.hidden, cfg.activation, cfg.factorise, cfg.buckets)
+    model = model.to(device)
     # Weight decay on the inputs' own rows only: with factors, what a square does not need
     # beyond its piece's shared rows decays away (the usual remedy for little data).
     own = [model.ft.weight]

@@ -77,7 +77,8 @@ static const char *game_name(long v)
 }
 
 /* Header (little-endian u32 after the magic): version, game, inputs, hidden, activation, qa,
- * qb, scale, payload bytes; then the payload; then the CRC-32 of all that precedes it. */
+ * qb, scale, [buckets: version 2 only,] payload bytes; then the payload; then the CRC-32 of
+ * all that precedes it. */
 NnueNet *nnue_load(const uint8_t *data, size_t n, int variant, char *err, size_t errlen)
 {
     if (n < NNUE_HEADER_BYTES) {
@@ -90,14 +91,22 @@ NnueNet *nnue_load(const uint8_t *data, size_t n, int variant, char *err, size_t
                  NNUE_MAGIC);
         return NULL;
     }
-    uint32_t h[9];
-    for (int i = 0; i < 9; i++)
-        h[i] = read_u32(data + 4 + 4 * i);
-    if (h[0] != NNUE_VERSION) {
+    uint32_t version = read_u32(data + 4);
+    if (version < 1 || version > NNUE_VERSION) {
         snprintf(err, errlen, "net file format version %lu is not supported (this engine reads "
-                 "version %d)", (unsigned long)h[0], NNUE_VERSION);
+                 "versions 1 to %d)", (unsigned long)version, NNUE_VERSION);
         return NULL;
     }
+    size_t header = version == 1 ? NNUE_HEADER_BYTES : NNUE_HEADER_BYTES + 4;
+    if (n < header) {
+        snprintf(err, errlen, "net file is truncated: %zu bytes, shorter than its %zu-byte header",
+                 n, header);
+        return NULL;
+    }
+    uint32_t h[10];
+    for (int i = 0; i < (int)(header - 4) / 4; i++)
+        h[i] = read_u32(data + 4 + 4 * i);
+    uint32_t buckets = version == 1 ? 1 : h[8], declared = version == 1 ? h[8] : h[9];
     if (h[1] != (uint32_t)variant) {
         snprintf(err, errlen, "net file is for %s, not for %s", game_name((long)h[1]),
                  game_name(variant));
@@ -123,14 +132,19 @@ NnueNet *nnue_load(const uint8_t *data, size_t n, int variant, char *err, size_t
                  (unsigned long)qa, (unsigned long)qb, (unsigned long)scale);
         return NULL;
     }
-    size_t weights = (size_t)inputs * hidden + hidden + 2 * (size_t)hidden;
-    size_t payload = 2 * weights + 4;
-    if (h[8] != payload) {
-        snprintf(err, errlen, "net file declares a payload of %lu bytes; this architecture has "
-                 "%zu", (unsigned long)h[8], payload);
+    if (buckets < 1 || buckets > NNUE_MAX_BUCKETS) {
+        snprintf(err, errlen, "net file has %lu output buckets; it must have 1 to %d",
+                 (unsigned long)buckets, NNUE_MAX_BUCKETS);
         return NULL;
     }
-    size_t total = NNUE_HEADER_BYTES + payload + 4;
+    size_t weights = (size_t)inputs * hidden + hidden + 2 * (size_t)hidden * buckets;
+    size_t payload = 2 * weights + 4 * (size_t)buckets;
+    if (declared != payload) {
+        snprintf(err, errlen, "net file declares a payload of %lu bytes; this architecture has "
+                 "%zu", (unsigned long)declared, payload);
+        return NULL;
+    }
+    size_t total = header + payload + 4;
     if (n < total) {
         snprintf(err, errlen, "net file is truncated: %zu bytes of %zu", n, total);
         return NULL;
@@ -147,14 +161,18 @@ NnueNet *nnue_load(const uint8_t *data, size_t n, int variant, char *err, size_t
     }
     NnueNet *net = calloc(1, sizeof *net);
     int16_t *w = net ? malloc(weights * sizeof *w) : NULL;
-    if (!w) {
+    int32_t *ob = w ? malloc(buckets * sizeof *ob) : NULL;
+    if (!ob) {
+        free(w);
         free(net);
         snprintf(err, errlen, "out of memory loading the net");
         return NULL;
     }
-    const uint8_t *p = data + NNUE_HEADER_BYTES;
+    const uint8_t *p = data + header;
     for (size_t i = 0; i < weights; i++)
         w[i] = read_i16(p + 2 * i);
+    for (uint32_t b = 0; b < buckets; b++)
+        ob[b] = (int32_t)read_u32(p + 2 * weights + 4 * b);
     net->variant = variant;
     net->inputs = (int)inputs;
     net->hidden = (int)hidden;
@@ -162,12 +180,14 @@ NnueNet *nnue_load(const uint8_t *data, size_t n, int variant, char *err, size_t
     net->qa = (int)qa;
     net->qb = (int)qb;
     net->scale = (int)scale;
+    net->buckets = (int)buckets;
+    net->max_pieces = variant == VARIANT_ROYAL ? 40 : 32;
     net->ft_w = w;
     net->ft_b = w + (size_t)inputs * hidden;
     net->out_w = net->ft_b + hidden;
-    net->out_b = (int32_t)read_u32(p + 2 * weights);
+    net->out_b = ob;
     int maxw = 0;
-    for (int i = 0; i < 2 * net->hidden; i++)
+    for (int i = 0; i < 2 * net->hidden * net->buckets; i++)
         maxw = abs(net->out_w[i]) > maxw ? abs(net->out_w[i]) : maxw;
     net->narrow = net->qa <= 255 && net->qa * maxw <= INT16_MAX;
     return net;
@@ -178,6 +198,7 @@ void nnue_free(NnueNet *net)
     if (!net)
         return;
     free(net->ft_w);
+    free(net->out_b);
     free(net);
 }
 
@@ -240,14 +261,22 @@ static int64_t dot(const NnueNet *net, const int16_t *restrict a, const int16_t 
     return sum;
 }
 
-int nnue_output(const NnueNet *net, const int16_t *acc, int side)
+/* Buckets split the piece counts 2 .. the start position's evenly (the fewest pieces in
+ * bucket 0); more pieces than that (never in play) take the last. */
+int nnue_bucket(const NnueNet *net, int pieces)
 {
-    int h = net->hidden;
-    int64_t sum = dot(net, acc + side * h, net->out_w) + dot(net, acc + (!side) * h,
-                                                             net->out_w + h);
+    int b = (pieces - 2) * net->buckets / (net->max_pieces - 1);
+    return b < 0 ? 0 : b >= net->buckets ? net->buckets - 1 : b;
+}
+
+int nnue_output(const NnueNet *net, const int16_t *acc, int side, int pieces)
+{
+    int h = net->hidden, b = nnue_bucket(net, pieces);
+    const int16_t *w = net->out_w + (size_t)b * 2 * h;
+    int64_t sum = dot(net, acc + side * h, w) + dot(net, acc + (!side) * h, w + h);
     if (net->activation == NNUE_SCRELU)
         sum /= net->qa;
-    sum += net->out_b;
+    sum += net->out_b[b];
     int64_t cp = sum * net->scale / ((int64_t)net->qa * net->qb);
     return cp > NNUE_EVAL_MAX ? NNUE_EVAL_MAX : cp < -NNUE_EVAL_MAX ? -NNUE_EVAL_MAX : (int)cp;
 }
@@ -372,5 +401,6 @@ const int16_t *nnue_state_accumulator(NnueState *st, const Position *pos)
 
 int nnue_evaluate(NnueState *st, const Position *pos)
 {
-    return nnue_output(st->net, nnue_state_accumulator(st, pos), pos->side);
+    return nnue_output(st->net, nnue_state_accumulator(st, pos), pos->side,
+                       pos->pcount[WHITE] + pos->pcount[BLACK]);
 }

@@ -6,7 +6,8 @@
  * kind of its own (10). So 2 x 6 x 64 = 768 inputs for chess, 2 x 10 x 80 = 1600 for Royal.
  * Two accumulators of `hidden` int16 (one per perspective) feed, side to move first, an
  * activation (clipped ReLU or squared clipped ReLU) and one int32 output scaled to
- * centipawns. The file format is in docs/nnue.md. */
+ * centipawns; a version-2 net has several output neurons ("buckets") and uses the one of the
+ * position's piece count. The file format is in docs/nnue.md. */
 #ifndef RC_NNUE_H
 #define RC_NNUE_H
 
@@ -16,9 +17,10 @@
 #include "types.h"
 
 #define NNUE_MAGIC "RCNN"
-#define NNUE_VERSION 1
-#define NNUE_HEADER_BYTES 40
+#define NNUE_VERSION 2        /* the newest format read; version 1 is read too */
+#define NNUE_HEADER_BYTES 40  /* of version 1; version 2 adds the bucket count (44) */
 #define NNUE_MAX_HIDDEN 1024
+#define NNUE_MAX_BUCKETS 16
 #define NNUE_EVAL_MAX 30000 /* outputs are clamped inside the engine's non-mate scores */
 
 enum { NNUE_CRELU = 0, NNUE_SCRELU = 1 };
@@ -29,8 +31,10 @@ typedef struct {
     int qa, qb, scale;     /* accumulator and output-weight scales, centipawns per unit */
     int16_t *ft_w;         /* [inputs][hidden] */
     int16_t *ft_b;         /* [hidden] */
-    int16_t *out_w;        /* [2][hidden]: side to move, then the other side */
-    int32_t out_b;
+    int buckets;           /* output neurons, picked by piece count (1 in version 1) */
+    int max_pieces;        /* of the game's start position: the bucket scale */
+    int16_t *out_w;        /* [buckets][2][hidden]: side to move, then the other side */
+    int32_t *out_b;        /* [buckets] */
     int narrow;            /* qa <= 255 and qa * |out_w| fits int16: the output's fast path */
 } NnueNet;
 
@@ -54,8 +58,11 @@ void nnue_free(NnueNet *net);
 
 /* acc: 2 x hidden int16, the White then the Black perspective, computed from scratch. */
 void nnue_refresh(const NnueNet *net, const Position *pos, int16_t *acc);
-/* The output in centipawns for the side to move from both accumulators. */
-int nnue_output(const NnueNet *net, const int16_t *acc, int side);
+/* The output bucket of a position with `pieces` pieces (both Kings included). */
+int nnue_bucket(const NnueNet *net, int pieces);
+/* The output in centipawns for the side to move from both accumulators, through the output
+ * bucket of a position with `pieces` pieces. */
+int nnue_output(const NnueNet *net, const int16_t *acc, int side, int pieces);
 
 /* Per-search accumulators: a ring indexed by ply, each entry tagged with the ply and the
  * position's base key, brought up to date from the nearest valid ancestor with the square

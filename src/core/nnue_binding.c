@@ -79,7 +79,7 @@ static PyObject *Net_evaluate(PyNet *self, PyObject *args, PyObject *kwds)
         return NULL;
     int16_t acc[2 * NNUE_MAX_HIDDEN];
     nnue_refresh(self->net, &pos, acc);
-    int v = nnue_output(self->net, acc, pos.side);
+    int v = nnue_output(self->net, acc, pos.side, pos.pcount[WHITE] + pos.pcount[BLACK]);
     pos_free(&pos);
     return PyLong_FromLong(v);
 }
@@ -203,6 +203,7 @@ GET(activation, self->net->activation, "")
 GET(qa, self->net->qa, "")
 GET(qb, self->net->qb, "")
 GET(scale, self->net->scale, "")
+GET(buckets, self->net->buckets, "")
 
 static PyGetSetDef Net_getset[] = {
     { "variant", (getter)Net_get_variant, NULL, "0 = chess, 1 = Royal Chess", NULL },
@@ -212,6 +213,7 @@ static PyGetSetDef Net_getset[] = {
     { "qa", (getter)Net_get_qa, NULL, "accumulator quantisation scale", NULL },
     { "qb", (getter)Net_get_qb, NULL, "output weight quantisation scale", NULL },
     { "scale", (getter)Net_get_scale, NULL, "centipawns per output unit", NULL },
+    { "buckets", (getter)Net_get_buckets, NULL, "output buckets (by piece count)", NULL },
     { NULL, NULL, NULL, NULL, NULL },
 };
 
