@@ -1,4 +1,4 @@
-"""The ``match``, ``analyse`` and ``datagen`` sub-commands: their arguments and handlers,
+"""The ``match``, ``analyse``, ``datagen`` and ``tune`` sub-commands: their arguments and handlers,
 plugged into ``royalchess.cli`` by :func:`add_commands`.
 
 Bad input (a bad ENGINE, an unreadable file, an output file that exists without
@@ -336,7 +336,93 @@ def _add_datagen(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     parser.set_defaults(handler=_run(_cmd_datagen))
 
 
+# -- tune --------------------------------------------------------------------------------------
+
+
+def _cmd_tune(args: argparse.Namespace) -> int:
+    from royalchess.runner.match import Adjudication
+    from royalchess.runner.openings import load_openings
+    from royalchess.runner.players import EngineSpec, TimeControl, check_spec
+    from royalchess.runner.spsa import TuneParam, TunePlan, run_tune
+
+    base = EngineSpec.parse(args.engine)
+    if base.kind != "royalchess":
+        raise _Usage(f"--engine {args.engine!r}: tuning sets the built-in engine's parameters")
+    params = [TuneParam.parse(text) for text in args.param]
+    names = [p.name for p in params]
+    if len(set(names)) != len(names):
+        raise _Usage("a parameter is given twice")
+    nodes = 6000 if args.nodes is None and args.movetime is None else args.nodes
+    tc = TimeControl.parse(nodes, args.movetime, None)
+    plan = TunePlan(
+        base,
+        params,
+        args.variant,
+        load_openings(args.openings, args.variant),
+        tc,
+        args.pairs,
+        args.seed,
+        Adjudication(),
+    )
+    check_spec(plan.spec("check", {p.name: round(p.start) for p in params}))
+    backend = _backend(args)
+    try:
+        outcome = run_tune(plan, backend, args.output, resume=args.resume, quiet=args.quiet)
+    finally:
+        backend.close()
+    done = outcome.resumed + outcome.pairs
+    values = ",".join(f"param.{k}={round(v)}" for k, v in outcome.theta.items())
+    print(
+        f"{done} of {args.pairs} pairs ({outcome.pairs} this run, {outcome.seconds:.0f} s): "
+        + " ".join(f"{k}={v:.1f}" for k, v in outcome.theta.items())
+        + f"\nas an engine: royalchess:{values}",
+        flush=True,
+    )
+    if outcome.interrupted:
+        return _interrupted(args.output, "pairs")
+    return 0
+
+
+def _add_tune(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "tune",
+        help="tune the built-in engine's parameters by self-play (SPSA)",
+        description="SPSA, as fishtest tunes engines: each pair of games (one opening, "
+        "colours swapped) plays the values shifted up against them shifted down and moves "
+        "every value by the result. Keep what it finds only after a match against the "
+        "defaults. Each finished pair is logged (JSON lines) with the values after it.",
+    )
+    parser.add_argument(
+        "--param",
+        action="append",
+        required=True,
+        metavar="NAME:START:MIN:MAX:C_END[:R_END]",
+        help="a parameter to tune (repeat): a search tunable or evaluation weight, its start, "
+        "range, its shift at the end of the run (C_END) and step share (R_END, 0.002)",
+    )
+    parser.add_argument(
+        "--engine",
+        default="royalchess:eval=auto",
+        metavar="ENGINE",
+        help="the built-in engine the values are set on (default royalchess:eval=auto)",
+    )
+    parser.add_argument("--variant", choices=("chess", "royal"), default="chess")
+    parser.add_argument("--pairs", type=_positive, default=1000, help="game pairs (1000)")
+    tc = parser.add_mutually_exclusive_group()
+    tc.add_argument("--nodes", type=_positive, help="nodes per move (the default: 6000)")
+    tc.add_argument("--movetime", type=_positive, metavar="MS", help="milliseconds per move")
+    parser.add_argument(
+        "--openings",
+        metavar="FILE",
+        help="EPD/FEN, UCI move lines or PGN (default: the built-in balanced set of the variant)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="opening order and signs")
+    parser.add_argument("-o", "--output", default="tune.jsonl", help="the log (tune.jsonl)")
+    _add_backend_args(parser)
+    parser.set_defaults(handler=_run(_cmd_tune))
+
+
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``match``, ``analyse`` and ``datagen`` to the ``royalchess`` sub-commands."""
-    for add in (_add_match, _add_analyse, _add_datagen):
+    """Add ``match``, ``analyse``, ``datagen`` and ``tune`` to the ``royalchess`` sub-commands."""
+    for add in (_add_match, _add_analyse, _add_datagen, _add_tune):
         add(sub)
