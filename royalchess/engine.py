@@ -427,14 +427,17 @@ class Engine:
         limit = limit or Limit()
         settings = self._settings if strength else level_settings(MAX_LEVEL)
         files = board.files
-        lines: dict[int, Info] = {}
+        exact: dict[int, dict[str, object]] = {}
 
         def report(d: dict[str, object]) -> None:
-            info = _info(d, files)
-            if info.bound == "exact":
-                lines[info.multipv] = info
+            # keep the raw report: only the last exact line of each rank becomes an Info
+            # (most reports are superseded, and building each one costs more than a short
+            # search's own time in self-play)
+            bound = d.get("bound")
+            if not isinstance(bound, str) or bound == "exact":
+                exact[_int(d, "multipv")] = d
             if on_info is not None:
-                on_info(info)
+                on_info(_info(d, files))
 
         # a zero limit still searches (depth 1, one node, one ms): 0 means "none" in the core
         depth = 0 if limit.depth is None else max(1, limit.depth)
@@ -475,7 +478,7 @@ class Engine:
         ponder_code = raw.get("ponder")
         move = Move.from_code(best, files) if isinstance(best, int) else None
         reply = Move.from_code(ponder_code, files) if isinstance(ponder_code, int) else None
-        ranked = tuple(lines[k] for k in sorted(lines))
+        ranked = tuple(_info(exact[k], files) for k in sorted(exact))
         if move is not None and strength and settings.level < MAX_LEVEL:
             move, reply = self._choose(settings, ranked, legal, move, reply)
         return SearchResult(
