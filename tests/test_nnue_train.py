@@ -195,9 +195,7 @@ def test_mirror_adds_the_reflections_of_positions_without_castling(tmp_path: Pat
     row = both.stm[2].tolist()
     assert sorted(v for v in row if v != both.stm.max()) == sorted(a)
     assert both.score.tolist() == [0.0, 25.0, 25.0, 50.0, 50.0]
-    assert both.result.tolist() == plain.result.repeat_interleave(
-        torch.tensor([1, 2, 2])
-    ).tolist()
+    assert both.result.tolist() == plain.result.repeat_interleave(torch.tensor([1, 2, 2])).tolist()
 
 
 @pytest.mark.parametrize("variant", ["chess", "royal"])
@@ -227,3 +225,40 @@ def test_bucketed_net_exports_faithfully(tmp_path: Path, variant: str) -> None:
     diffs = [net.evaluate(fen) - w for fen, w in zip(fens, want, strict=True)]
     assert max(map(abs, diffs)) <= 30
     assert sum(map(abs, diffs)) / len(diffs) <= 8
+
+
+def test_royal_reflection_is_the_same_game() -> None:
+    """Royal Chess reflected left to right (a-j swapped) without castling rights: the engine's
+    own move generator gives exactly the reflected moves, over positions rich in the rules
+    that differ from chess (Guards across the centre line, Rook pairs and the recapture
+    square, Guards with queen powers, promotions to captured kinds). What --mirror assumes."""
+    import re
+
+    from royal_positions import random_positions
+
+    from royalchess.move import Move
+
+    def flip(text: str) -> str:
+        return re.sub(
+            r"[a-j](?=10|[1-8])", lambda m: "abcdefghij"[9 - "abcdefghij".index(m[0])], text
+        )
+
+    core_id = get_variant("royal").core_id
+    checked = with_s = 0
+    for fen in random_positions(150, seed=31):
+        fields = fen.split(" ")
+        fields[2] = "-"
+        fen = " ".join(fields)
+        try:
+            pos = _core.Position(fen, core_id)
+        except ValueError:
+            continue  # e.g. an en passant square no longer valid without the rights
+        reflected = train_data.mirror_fen(fen, files=10)
+        assert reflected is not None
+        assert train_data.mirror_fen(reflected, files=10) == fen
+        mirrored = _core.Position(reflected, core_id)
+        moves = {flip(Move.from_code(m, 10).uci()) for m in pos.legal_moves()}
+        assert {Move.from_code(m, 10).uci() for m in mirrored.legal_moves()} == moves, fen
+        checked += 1
+        with_s += len(fields) > 6 and fields[6] != "-"
+    assert checked >= 100 and with_s >= 1

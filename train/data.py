@@ -21,7 +21,7 @@ from royalchess.variants import get_variant
 
 MATE = 32000
 SCORE_CLIP = 3000  # scores beyond this (mates included) are clipped: they say "won"
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: Royal Chess positions are reflected too with mirror
 
 
 @dataclass
@@ -60,32 +60,47 @@ def _tensor(a: array[int] | array[float]) -> torch.Tensor:
 _DTYPES = {"i": torch.int32, "f": torch.float32, "q": torch.int64}
 
 
-def mirror_fen(fen: str) -> str | None:
-    """The chess position reflected left to right (files a-h swapped), or None when a side
-    may still castle: castling is the only chess rule that tells the wings apart, so
-    without castling rights the reflection is the same position with the same score and
-    result — a second training example for free (the usual augmentation of small data)."""
+def mirror_fen(fen: str, files: int = 8) -> str | None:
+    """The position reflected left to right (files swapped: a-h in chess, a-j in Royal Chess
+    with *files* 10), or None when a side may still castle: castling is the only rule of
+    either game that tells the wings apart (Royal Chess's territories are ranks, its Guards
+    move alike to both sides), so without castling rights the reflection is the same
+    position with the same score and result — a second training example for free (the usual
+    augmentation of small data). Royal Chess's recapture square (FEN field 7) is reflected
+    with the board."""
     board, turn, castling, ep, *rest = fen.split(" ")
     if castling != "-":
         return None
+
+    def square(sq: str) -> str:
+        return sq if sq == "-" else chr(ord("a") + files - 1 - (ord(sq[0]) - ord("a"))) + sq[1:]
+
     ranks = []
     for rank in board.split("/"):
-        cells = "".join("." * int(c) if c.isdigit() else c for c in rank)[::-1]
-        ranks.append(re.sub(r"\.+", lambda m: str(len(m.group())), cells))
-    if ep != "-":
-        ep = chr(ord("a") + ord("h") - ord(ep[0])) + ep[1:]
-    return " ".join(["/".join(ranks), turn, castling, ep, *rest])
+        cells = re.findall(r"\d+|[A-Za-z]\*?", rank)
+        expanded = [c for cell in cells for c in ([""] * int(cell) if cell.isdigit() else [cell])]
+        out, empty = "", 0
+        for cell in reversed(expanded):
+            if cell:
+                out += (str(empty) if empty else "") + cell
+                empty = 0
+            else:
+                empty += 1
+        ranks.append(out + (str(empty) if empty else ""))
+    if len(rest) >= 3:  # Royal Chess: the recapture square
+        rest = [*rest[:2], square(rest[2]), *rest[3:]]
+    return " ".join(["/".join(ranks), turn, castling, square(ep), *rest])
 
 
 def _extract(
     path: str | os.PathLike[str], variant: str | None, mirror: bool = False
 ) -> Dataset | None:
     """Every position of one datagen file of *variant* (None: the file's first game's);
-    None when the file holds none. Games number from 0 within the file. *mirror* (chess
-    only) adds each position without castling rights reflected (mirror_fen)."""
+    None when the file holds none. Games number from 0 within the file. *mirror* adds each
+    position without castling rights reflected (mirror_fen)."""
     stm, nstm = array("i"), array("i")
     scores, results, games = array("f"), array("f"), array("q")
-    pad = w = core_id = 0
+    pad = w = core_id = files = 0
     for n, game in enumerate(read_games(path)):
         if variant is None:
             variant = game.variant
@@ -93,10 +108,11 @@ def _extract(
             continue
         if not w:
             core_id = get_variant(variant).core_id
+            files = 10 if variant == "royal" else 8
             pad, w = int(_core.nnue_inputs(core_id)), width(variant)
         for fen, score, _ in game.positions:
             stm_result = game.result if " w " in fen else -game.result
-            reflected = mirror_fen(fen) if mirror and variant == "chess" else None
+            reflected = mirror_fen(fen, files) if mirror else None
             for f in (fen,) if reflected is None else (fen, reflected):
                 a, b = _core.nnue_features(f, core_id)
                 stm.extend(a + [pad] * (w - len(a)))
@@ -152,7 +168,7 @@ def load(
 
     Features go into flat int32 tensors (about 330 bytes a Royal Chess position), so
     millions of positions fit in memory; *cache_dir* keeps them between runs. *mirror*
-    adds the reflection of each chess position without castling rights (mirror_fen).
+    adds the reflection of each position without castling rights (mirror_fen).
     *limit* counts positions after that."""
     parts: list[Dataset] = []
     games = 0
