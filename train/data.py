@@ -151,7 +151,8 @@ def _cached(
         return Dataset(**d) if d else None
     data = _extract(path, variant, mirror)
     cache.parent.mkdir(parents=True, exist_ok=True)
-    tmp = cache.with_suffix(".tmp")
+    # a name of this process's own: two trainings may fill one cache at once
+    tmp = cache.with_suffix(f".{os.getpid()}.tmp")
     torch.save(data.__dict__ if data else {}, tmp)
     tmp.replace(cache)
     return data
