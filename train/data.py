@@ -16,6 +16,7 @@ from pathlib import Path
 import torch
 
 from royalchess import _core
+from royalchess.nnue import max_pieces
 from royalchess.runner.datagen import read_games
 from royalchess.variants import get_variant
 
@@ -50,7 +51,7 @@ class Dataset:
 
 def width(variant: str) -> int:
     """Feature slots per position: the most pieces a game can have (promotions add none)."""
-    return 40 if variant == "royal" else 32
+    return max_pieces(variant)
 
 
 def _tensor(a: array[int] | array[float]) -> torch.Tensor:
@@ -108,7 +109,7 @@ def _extract(
             continue
         if not w:
             core_id = get_variant(variant).core_id
-            files = 10 if variant == "royal" else 8
+            files = get_variant(variant).files
             pad, w = int(_core.nnue_inputs(core_id)), width(variant)
         for fen, score, _ in game.positions:
             stm_result = game.result if " w " in fen else -game.result

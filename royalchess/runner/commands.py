@@ -340,7 +340,6 @@ def _add_datagen(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 
 
 def _cmd_tune(args: argparse.Namespace) -> int:
-    from royalchess.runner.match import Adjudication
     from royalchess.runner.openings import load_openings
     from royalchess.runner.players import EngineSpec, TimeControl, check_spec
     from royalchess.runner.spsa import TuneParam, TunePlan, run_tune
@@ -362,7 +361,6 @@ def _cmd_tune(args: argparse.Namespace) -> int:
         tc,
         args.pairs,
         args.seed,
-        Adjudication(),
     )
     check_spec(plan.spec("check", {p.name: round(p.start) for p in params}))
     backend = _backend(args)

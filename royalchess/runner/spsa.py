@@ -143,10 +143,10 @@ class TunePlan:
     adjudication: Adjudication = field(default_factory=Adjudication)
 
     def spec(self, name: str, values: dict[str, int]) -> EngineSpec:
-        options = [o for o in self.base.options if not o[0].startswith("param.")]
-        fixed = [o for o in self.base.options if o[0].startswith("param.")]
-        tuned = [(f"param.{k}", str(v)) for k, v in values.items()]
-        return EngineSpec("royalchess", name, tuple(options + fixed + tuned))
+        """The base engine named *name* with *values* set last (so they win over the base's
+        own ``param.`` options: the player applies options in order)."""
+        tuned = tuple((f"param.{k}", str(v)) for k, v in values.items())
+        return EngineSpec("royalchess", name, self.base.options + tuned)
 
     def units(self, shift: Shift) -> list[GameUnit]:
         """The two games of a pair (same opening, colours swapped)."""
@@ -179,8 +179,6 @@ class TuneOutcome:
     resumed: int
     seconds: float
     interrupted: bool = False
-    points: float = 0.0
-    """Sum of the pairs' results this run (plus's wins minus losses): about 0 by design."""
 
 
 def _resume(kept: bytes, spsa: Spsa) -> int:
@@ -237,7 +235,6 @@ def run_tune(
                     shift = shifts.pop(pair)
                     spsa.update(shift, result)
                     outcome.pairs += 1
-                    outcome.points += result
                     sink.write(
                         json.dumps(
                             {
