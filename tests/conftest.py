@@ -52,3 +52,11 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(
                 f"ROYALCHESS_EXPECT_CORE={expected} but royalchess._core was loaded from {where}"
             )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # the ini's per-test timeout (pytest-timeout) is for the default run; a slow proof
+    # (full perft depths, many games) may take much longer
+    for item in items:
+        if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(3600))

@@ -8,12 +8,15 @@ from __future__ import annotations
 import io
 import lzma
 import math
+import multiprocessing
 import os
 import signal
 import subprocess
 import sys
 import textwrap
 import time
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import chess.pgn
@@ -216,6 +219,47 @@ def test_killed_worker_is_retried_and_every_unit_counted_once(tmp_path: Path) ->
     assert outcome.stats == reference.stats
 
 
+class DeadPool:
+    """A pool whose worker died without the pool noticing (the CPython race the local backend
+    guards against): its futures never finish, or it refuses new work as broken."""
+
+    def __init__(self, refuse: bool) -> None:
+        worker = multiprocessing.get_context("spawn").Process(target=int)
+        worker.start()
+        worker.join()
+        self._processes = {worker.pid: worker}
+        self.refuse = refuse
+
+    def submit(self, fn, unit):  # type: ignore[no-untyped-def]
+        if self.refuse:
+            raise BrokenProcessPool("a worker died")
+        return Future()
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        pass
+
+
+class DeadFirstBackend(LocalBackend):
+    """The local pool, whose first pool is a :class:`DeadPool`."""
+
+    def __init__(self, refuse: bool) -> None:
+        super().__init__(2)
+        self.refuse, self.pools = refuse, 0
+
+    def _new_pool(self):  # type: ignore[no-untyped-def]
+        self.pools += 1
+        return DeadPool(self.refuse) if self.pools == 1 else super()._new_pool()
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("refuse", [False, True], ids=["silent", "refusing"])
+def test_a_pool_that_misses_its_dead_worker_is_replaced(refuse: bool) -> None:
+    backend = DeadFirstBackend(refuse)
+    results = list(backend.map(Square(i) for i in range(6)))
+    assert backend.pools == 2 and backend.restarts == 1
+    assert sorted((unit.id, value) for unit, value in results) == [(i, i * i) for i in range(6)]
+
+
 def test_ctrl_c_then_resume_plays_each_game_once(tmp_path: Path) -> None:
     out = tmp_path / "match.pgn"
     command = [
@@ -244,7 +288,7 @@ def test_ctrl_c_then_resume_plays_each_game_once(tmp_path: Path) -> None:
         text=True,
         # a test run started in the background (`cmd &` in a script) ignores SIGINT, and an
         # ignored signal stays ignored across exec: give the match Ctrl+C back
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
     )
     try:
         deadline = time.monotonic() + 120

@@ -3,7 +3,12 @@
 - :class:`LocalBackend` — a pool of worker processes on this machine (``--jobs N``). A
   worker that dies (killed, out of memory, a crash in C) breaks the pool: the units it and
   its siblings were running are submitted again to a fresh pool, and their results are
-  only ever taken from a run that finished, so no unit is counted twice.
+  only ever taken from a run that finished, so no unit is counted twice. The backend
+  watches the workers itself rather than trusting the pool to notice a death: CPython's
+  ``ProcessPoolExecutor`` can lose that news and leave its futures pending forever (its
+  manager thread marks the pending work failed while ``submit`` may still be adding to it;
+  with ``max_tasks_per_child`` it can also stop replacing workers, CPython gh-115634, which
+  is why workers are not recycled).
 - :class:`RayBackend` — Ray tasks on a Ray cluster (``--ray ADDRESS``, ``--ray auto``, or
   ``--ray local`` for a one-machine Ray). Ray itself retries a task whose worker or node
   died (``max_retries``).
@@ -66,6 +71,10 @@ class Backend(Protocol):
         ...
 
 
+POLL_SECONDS = 1.0
+"""How often the local backend checks its workers while no unit finishes."""
+
+
 def _ignore_sigint() -> None:
     # Ctrl+C goes to the whole process group: only the parent handles it, so that it can
     # stop the pool in order and tell how to resume
@@ -75,16 +84,12 @@ def _ignore_sigint() -> None:
 class LocalBackend:
     """Worker processes on this machine.
 
-    *jobs* workers (default: the number of cores); each worker is replaced after
-    *tasks_per_child* units (bounds whatever a long run might leak); a unit is tried at most
-    *max_attempts* times when workers die under it.
+    *jobs* workers (default: the number of cores); a unit is tried at most *max_attempts*
+    times when workers die under it.
     """
 
-    def __init__(
-        self, jobs: int | None = None, *, tasks_per_child: int = 100, max_attempts: int = 4
-    ):
+    def __init__(self, jobs: int | None = None, *, max_attempts: int = 4):
         self.workers = jobs if jobs and jobs > 0 else os.cpu_count() or 1
-        self.tasks_per_child = tasks_per_child
         self.max_attempts = max_attempts
         self.restarts = 0
         """How many times a dead worker made the pool start again."""
@@ -97,8 +102,17 @@ class LocalBackend:
             max_workers=self.workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_ignore_sigint,
-            max_tasks_per_child=self.tasks_per_child,
         )
+
+    @staticmethod
+    def _failed(pool: ProcessPoolExecutor) -> bool:
+        """Whether a worker or the pool's manager thread is gone (workers never exit on their
+        own here, so any exit is a death)."""
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        if any(process.exitcode is not None for process in processes):
+            return True
+        manager = getattr(pool, "_executor_manager_thread", None)
+        return manager is not None and not manager.is_alive()
 
     def map(self, units: Iterable[Unit]) -> Iterator[tuple[Unit, Any]]:
         source = iter(units)
@@ -109,37 +123,46 @@ class LocalBackend:
         self._pool = self._new_pool()
         try:
             while True:
+                broken = False
                 while len(inflight) < capacity:
                     unit = retry.popleft() if retry else next(source, None)
                     if unit is None:
                         break
-                    attempts[unit.id] = attempts.get(unit.id, 0) + 1
-                    inflight[self._pool.submit(execute, unit)] = unit
-                if not inflight:
-                    return
-                done, _ = wait(inflight, return_when=FIRST_COMPLETED)
-                broken = False
-                for future in done:
-                    unit = inflight.pop(future)
                     try:
-                        result = future.result()
-                    except BrokenProcessPool:
+                        future = self._pool.submit(execute, unit)
+                    except BrokenProcessPool:  # a worker died since the last look
+                        retry.appendleft(unit)
                         broken = True
-                        retry.append(unit)
-                    else:
-                        yield unit, result
+                        break
+                    attempts[unit.id] = attempts.get(unit.id, 0) + 1
+                    inflight[future] = unit
+                if not inflight and not broken:
+                    return
+                if not broken:
+                    done, _ = wait(inflight, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+                    broken = not done and self._failed(self._pool)
+                    for future in done:
+                        unit = inflight.pop(future)
+                        try:
+                            result = future.result()
+                        except BrokenProcessPool:
+                            broken = True
+                            retry.append(unit)
+                        else:
+                            yield unit, result
                 if broken:
                     # every unit still in flight on the broken pool fails with it; take the
                     # results that did finish and run the others again on a new pool
-                    wait(inflight)
+                    # (a short wait: results already sent still arrive, the rest never will)
+                    wait(inflight, timeout=POLL_SECONDS)
                     for future, unit in list(inflight.items()):
                         del inflight[future]
-                        if future.exception() is None:
+                        if future.done() and future.exception() is None:
                             yield unit, future.result()
                         else:
                             retry.append(unit)
                     for unit in retry:
-                        if attempts[unit.id] >= self.max_attempts:
+                        if attempts.get(unit.id, 0) >= self.max_attempts:
                             raise BackendError(
                                 f"unit {unit.id}: its worker died {attempts[unit.id]} times"
                             )
