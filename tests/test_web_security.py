@@ -381,8 +381,15 @@ def test_slow_import_is_stopped_at_its_time_bound(db: Path) -> None:
         assert_refused(response, 503, "longer than 1 s")
         assert time.perf_counter() - start < 10  # stopped, not waited for
         assert saved(db) == before
-        # The server is fine after: the next import works.
-        assert c.post("/api/import", json={"pgn": "1. c4 *"}).status_code == 201
+        # The server is fine after: the next import works. Its worker is started afresh, which
+        # on a saturated machine may itself pass the 1 s bound: a few tries, each refused
+        # only for time, then it must work.
+        for _ in range(5):
+            response = c.post("/api/import", json={"pgn": "1. c4 *"})
+            if response.status_code != 503:
+                break
+            assert_refused(response, 503, "longer than 1 s")
+        assert response.status_code == 201, response.text
 
 
 @contextlib.contextmanager
