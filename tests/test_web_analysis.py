@@ -32,7 +32,7 @@ WAIT = 20.0
 # The scholar's mate: 3... Nf6?? lets 4. Qxf7# in; the game's known blunder.
 SCHOLAR = ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"]
 BLUNDER_PLY = 6
-CHEAP = Limit(depth=6)  # depth 4 already finds the blunder, but judges other moves noisily
+CHEAP = Limit(depth=8)  # depth 4 finds the blunder, but below 7 other moves are judged noisily
 
 
 @pytest.fixture()
