@@ -105,11 +105,15 @@ class LocalBackend:
         )
 
     @staticmethod
+    def _workers(pool: ProcessPoolExecutor) -> list[multiprocessing.process.BaseProcess]:
+        # the pool's own record of its processes (it has no public one)
+        return list((getattr(pool, "_processes", None) or {}).values())
+
+    @staticmethod
     def _failed(pool: ProcessPoolExecutor) -> bool:
         """Whether a worker or the pool's manager thread is gone (workers never exit on their
         own here, so any exit is a death)."""
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        if any(process.exitcode is not None for process in processes):
+        if any(process.exitcode is not None for process in LocalBackend._workers(pool)):
             return True
         manager = getattr(pool, "_executor_manager_thread", None)
         return manager is not None and not manager.is_alive()
@@ -177,7 +181,7 @@ class LocalBackend:
         if pool is None:
             return
         # running units would otherwise finish their game first: stop the workers now
-        processes = list(getattr(pool, "_processes", {}).values())
+        processes = self._workers(pool)
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             if process.is_alive():
