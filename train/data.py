@@ -49,11 +49,6 @@ class Dataset:
         )
 
 
-def width(variant: str) -> int:
-    """Feature slots per position: the most pieces a game can have (promotions add none)."""
-    return max_pieces(variant)
-
-
 def _tensor(a: array[int] | array[float]) -> torch.Tensor:
     return torch.frombuffer(bytearray(a.tobytes()), dtype=_DTYPES[a.typecode])
 
@@ -108,9 +103,10 @@ def _extract(
         if game.variant != variant:
             continue
         if not w:
-            core_id = get_variant(variant).core_id
-            files = get_variant(variant).files
-            pad, w = int(_core.nnue_inputs(core_id)), width(variant)
+            rules = get_variant(variant)
+            core_id, files = rules.core_id, rules.files
+            # a slot per piece: the most a game can have (promotions add none)
+            pad, w = int(_core.nnue_inputs(core_id)), max_pieces(variant)
         for fen, score, _ in game.positions:
             stm_result = game.result if " w " in fen else -game.result
             reflected = mirror_fen(fen, files) if mirror else None
