@@ -320,6 +320,62 @@ def test_ctrl_c_then_resume_plays_each_game_once(tmp_path: Path) -> None:
     assert main(command[3:]) == 2
 
 
+def _children(pid: int) -> set[int]:
+    """The live child processes of *pid* (Linux /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            # "pid (name) state ppid ...": the name may hold spaces, the last ")" ends it
+            state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+            if int(ppid) == pid and state != "Z":
+                found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads Linux /proc")
+def test_sigterm_stops_the_workers_and_keeps_whole_games(tmp_path: Path) -> None:
+    # SIGTERM used to end the parent at once and leave its worker processes running
+    out = tmp_path / "data.bin"
+    command = [sys.executable, "-m", "royalchess", "datagen", "-o", str(out)]
+    command += ["--positions", "100000", "--nodes", "300", "--seed", "5", "-j", "2", "-q"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and process.poll() is None:
+            workers |= _children(process.pid)
+            if len(workers) >= 2 and out.exists() and out.stat().st_size > 4096:
+                break
+            time.sleep(0.05)
+        assert process.poll() is None, "datagen ended before it could be stopped"
+        assert len(workers) >= 2
+        process.terminate()
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
+    assert "--resume" in err
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+        time.sleep(0.05)
+    assert not [pid for pid in workers if _alive(pid)], "workers left running"
+    games = list(read_games(out))
+    assert games and all(game.positions for game in games)
+
+
 def test_sprt_stops_the_match_when_it_decides(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

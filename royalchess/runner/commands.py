@@ -3,15 +3,19 @@ plugged into ``royalchess.cli`` by :func:`add_commands`.
 
 Bad input (a bad ENGINE, an unreadable file, an output file that exists without
 ``--resume``, ``--ray`` without Ray installed) is reported on standard error with exit
-code 2; a run stopped by Ctrl+C says how to resume it and exits with 130.
+code 2; a run stopped by Ctrl+C or by SIGTERM (``kill``, a service manager, a batch
+system's time limit) stops its workers, says how to resume it and exits with 130.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from royalchess.runner.backends import Backend, BackendError, make_backend
@@ -70,10 +74,36 @@ def _backend(args: argparse.Namespace) -> Backend:
     return make_backend(args.jobs, address)
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Make SIGTERM stop a run the way Ctrl+C does.
+
+    Its default action ends this process at once, skipping the clean-up that stops the pool:
+    the worker processes (which only this process would stop) were left running. A second
+    SIGTERM during the clean-up ends the process at once, as before.
+    """
+    previous = signal.getsignal(signal.SIGTERM)
+    # handlers can only be set from the main thread; an ignored SIGTERM stays ignored
+    if threading.current_thread() is not threading.main_thread() or previous == signal.SIG_IGN:
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _run(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def wrapped(args: argparse.Namespace) -> int:
         try:
-            return handler(args)
+            with _terminate_as_interrupt():
+                return handler(args)
         except (_Usage, ValueError, OutputError, BackendError) as exc:
             print(f"royalchess {args.command}: error: {exc}", file=sys.stderr)
             return 2
