@@ -90,22 +90,23 @@ LEVEL_ELO: dict[int, int] = {
     7: 1075,
     8: 1240,
     9: 1250,
-    10: 1290,
-    11: 1340,
-    12: 1560,
-    13: 1670,
-    14: 1715,
-    15: 1795,
-    16: 1860,
-    17: 1895,
-    18: 1940,
-    19: 1950,
-    20: 2025,
+    10: 1345,
+    11: 1400,
+    12: 1655,
+    13: 1765,
+    14: 1785,
+    15: 1810,
+    16: 1830,
+    17: 1885,
+    18: 1965,
+    19: 1985,
+    20: 2085,
 }
 """Standard-chess rating of each level at 100 ms per move, on Stockfish 15.1's ``UCI_Elo``
 scale, measured 2026-12-02 (bench signature 2034922): levels 7-10, 12, 13, 16, 19 and 20
 against Stockfish, the others placed between them by level-against-level matches; below level 7
-(Stockfish's floor is 1350) an extrapolation along those matches (``docs/strength.md``)."""
+(Stockfish's floor is 1350) an extrapolation along those matches (``docs/strength.md``).
+Levels 10-20 re-anchored 2026-12-03 with the third chess net (levels 10, 13, 16, 19, 20)."""
 
 
 def level_settings(level: int) -> LevelSettings:
