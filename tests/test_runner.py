@@ -15,6 +15,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -260,6 +261,23 @@ def test_a_pool_that_misses_its_dead_worker_is_replaced(refuse: bool) -> None:
     assert sorted((unit.id, value) for unit, value in results) == [(i, i * i) for i in range(6)]
 
 
+def _stop_when(process: subprocess.Popen[str], ready: Callable[[], bool], signum: int) -> None:
+    """Send *signum* to a runner command once *ready()*; it must stop as interrupted (130,
+    with the --resume hint)."""
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and process.poll() is None and not ready():
+            time.sleep(0.05)
+        assert process.poll() is None, "the command ended before it could be stopped"
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
+    assert "--resume" in err
+
+
 def test_ctrl_c_then_resume_plays_each_game_once(tmp_path: Path) -> None:
     out = tmp_path / "match.pgn"
     command = [
@@ -290,20 +308,9 @@ def test_ctrl_c_then_resume_plays_each_game_once(tmp_path: Path) -> None:
         # ignored signal stays ignored across exec: give the match Ctrl+C back
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
     )
-    try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and process.poll() is None:
-            if out.exists() and out.read_text().count("[Unit ") >= 2:
-                break
-            time.sleep(0.05)
-        assert process.poll() is None, "the match ended before it could be interrupted"
-        process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.kill()
-    assert process.returncode == 130, err
-    assert "--resume" in err
+    _stop_when(
+        process, lambda: out.exists() and out.read_text().count("[Unit ") >= 2, signal.SIGINT
+    )
     finished = games_of(out)
     assert 2 <= len(finished) < 10
     # a game cut off in the middle of writing is dropped on resume
@@ -320,28 +327,30 @@ def test_ctrl_c_then_resume_plays_each_game_once(tmp_path: Path) -> None:
     assert main(command[3:]) == 2
 
 
-def _children(pid: int) -> set[int]:
-    """The live child processes of *pid* (Linux /proc)."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            # "pid (name) state ppid ...": the name may hold spaces, the last ")" ends it
-            state, ppid = stat.rsplit(")", 1)[1].split()[:2]
-            if int(ppid) == pid and state != "Z":
-                found.add(int(entry.name))
-    return found
+def _state_and_parent(pid: int) -> tuple[str, int] | None:
+    """A process's state letter and parent (Linux /proc), or None when it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # "pid (name) state ppid ...": the name may hold spaces, the last ")" ends it
+    state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+    return state, int(ppid)
 
 
 def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
+    found = _state_and_parent(pid)
+    return found is not None and found[0] != "Z"
+
+
+def _children(pid: int) -> set[int]:
+    """The live child processes of *pid*."""
+    pids = (int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit())
+    return {
+        child
+        for child in pids
+        if (found := _state_and_parent(child)) and found[1] == pid and found[0] != "Z"
+    }
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads Linux /proc")
@@ -352,22 +361,13 @@ def test_sigterm_stops_the_workers_and_keeps_whole_games(tmp_path: Path) -> None
     command += ["--positions", "100000", "--nodes", "300", "--seed", "5", "-j", "2", "-q"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     workers: set[int] = set()
-    try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and process.poll() is None:
-            workers |= _children(process.pid)
-            if len(workers) >= 2 and out.exists() and out.stat().st_size > 4096:
-                break
-            time.sleep(0.05)
-        assert process.poll() is None, "datagen ended before it could be stopped"
-        assert len(workers) >= 2
-        process.terminate()
-        _, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.kill()
-    assert process.returncode == 130, err
-    assert "--resume" in err
+
+    def ready() -> bool:
+        workers.update(_children(process.pid))
+        return len(workers) >= 2 and out.exists() and out.stat().st_size > 4096
+
+    _stop_when(process, ready, signal.SIGTERM)
+    assert len(workers) >= 2
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
         time.sleep(0.05)
