@@ -81,32 +81,34 @@ _TABLE: dict[int, tuple[int | None, int | None, int, int, float]] = {
 }
 
 LEVEL_ELO: dict[int, int] = {
-    1: 500,
-    2: 615,
-    3: 760,
-    4: 890,
-    5: 1000,
-    6: 1055,
-    7: 1075,
-    8: 1240,
-    9: 1250,
-    10: 1345,
-    11: 1400,
-    12: 1655,
-    13: 1765,
-    14: 1785,
-    15: 1810,
-    16: 1830,
-    17: 1885,
-    18: 1965,
+    1: 535,
+    2: 650,
+    3: 795,
+    4: 925,
+    5: 1035,
+    6: 1090,
+    7: 1110,
+    8: 1125,
+    9: 1310,
+    10: 1465,
+    11: 1490,
+    12: 1620,
+    13: 1675,
+    14: 1725,
+    15: 1805,
+    16: 1870,
+    17: 1910,
+    18: 1970,
     19: 1985,
-    20: 2085,
+    20: 2145,
 }
 """Standard-chess rating of each level at 100 ms per move, on Stockfish 15.1's ``UCI_Elo``
 scale, measured 2026-12-02 (bench signature 2034922): levels 7-10, 12, 13, 16, 19 and 20
 against Stockfish, the others placed between them by level-against-level matches; below level 7
 (Stockfish's floor is 1350) an extrapolation along those matches (``docs/strength.md``).
-Levels 10-20 re-anchored 2026-12-03 with the third chess net (levels 10, 13, 16, 19, 20)."""
+Levels 10-20 re-anchored 2026-12-03 with the third chess net (levels 10, 13, 16, 19, 20), and
+every level 2026-12-04 with the fourth (anchors 7-10, 13, 16, 19, 20; levels 1-6 extrapolated
+from level 7 as before)."""
 
 
 def level_settings(level: int) -> LevelSettings:
