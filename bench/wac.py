@@ -1,7 +1,8 @@
 """Win At Chess at a fixed time per position: royalchess beside Stockfish, in one run.
 
 Both engines are driven over UCI the same way (``go movetime``, hash cleared with
-``ucinewgame`` before each position); a position counts as solved when the move played is
+``ucinewgame`` before each position; royalchess with ``Move Overhead`` 0 so that, like
+Stockfish, it searches the whole movetime); a position counts as solved when the move played is
 one of the EPD's ``bm`` moves.
 
     python bench/wac.py                       # 300 positions, 100 ms each, both engines
@@ -29,9 +30,12 @@ def solve(
     positions: list[tuple[chess.Board, dict[str, object]]],
     movetime: float,
     verbose: bool,
+    options: dict[str, int] | None = None,
 ) -> tuple[int, int, float]:
     """Return (solved, total nodes, seconds)."""
     engine = chess.engine.SimpleEngine.popen_uci(command, timeout=60)
+    if options:
+        engine.configure(options)
     solved = nodes = 0
     start = time.time()
     try:
@@ -67,12 +71,16 @@ def main(argv: list[str] | None = None) -> int:
             positions.append(chess.Board.from_epd(line))
     if args.limit:
         positions = positions[: args.limit]
-    engines = [("royalchess", [sys.executable, "-m", "royalchess", "uci"])]
+    # Stockfish searches a `go movetime` whole (its Move Overhead is for clocks only);
+    # royalchess keeps min(Move Overhead, movetime/10) in hand unless told the pipe is free
+    engines: list[tuple[str, list[str], dict[str, int]]] = [
+        ("royalchess", [sys.executable, "-m", "royalchess", "uci"], {"Move Overhead": 0})
+    ]
     if not args.no_stockfish:
-        engines.append(("stockfish", [STOCKFISH]))
+        engines.append(("stockfish", [STOCKFISH], {}))
     ms = args.movetime * 1000
-    for name, command in engines:
-        solved, nodes, seconds = solve(command, positions, args.movetime, args.verbose)
+    for name, command, options in engines:
+        solved, nodes, seconds = solve(command, positions, args.movetime, args.verbose, options)
         print(
             f"{name:10s} WAC {solved}/{len(positions)} at {ms:.0f} ms/position "
             f"({nodes / max(seconds, 1e-9):,.0f} nodes/s over the run)",

@@ -33,7 +33,7 @@ from royalchess.runner.datagen import MAGIC, read_games, read_positions, run_dat
 from royalchess.runner.match import MatchPlan, run_match
 from royalchess.runner.openings import builtin_openings, generate, read_openings
 from royalchess.runner.output import open_output, pgn_prefix
-from royalchess.runner.players import EngineSpec, TimeControl
+from royalchess.runner.players import Clock, EngineSpec, TimeControl, open_player
 from royalchess.runner.sprt import Sprt, estimate, llr, llr_approx
 
 REPO = Path(__file__).resolve().parents[1]
@@ -143,6 +143,23 @@ def test_engine_specs() -> None:
     with pytest.raises(ValueError, match="bad ENGINE"):
         EngineSpec.parse("no-such-engine-anywhere")
     assert TimeControl.parse(None, None, "10+0.1") == TimeControl(base=10.0, inc=0.1)
+
+
+def test_builtin_player_searches_a_fixed_movetime_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    # in process there is no pipe: like Stockfish, a movetime is searched whole; a clock
+    # still keeps the transport margin
+    seen: list[float] = []
+    player = open_player(EngineSpec.parse("royalchess:level=1"), "chess", 1)
+
+    def search(board: Board, limit: object, **kwargs: float) -> object:
+        seen.append(kwargs["overhead"])
+        raise RuntimeError("enough")
+
+    monkeypatch.setattr(player.engine, "search", search)  # type: ignore[attr-defined]
+    for clock in (None, Clock(10.0, 10.0, 0.1)):
+        with pytest.raises(RuntimeError, match="enough"):
+            player.go(Board(), TimeControl(movetime=0.1), clock)
+    assert seen == [0.0, 0.02]
 
 
 def test_openings_files(tmp_path: Path) -> None:

@@ -257,7 +257,10 @@ class BuiltinPlayer:
         else:
             search_limit = Limit(nodes=limit.nodes, movetime=limit.movetime)
         start = time.monotonic()
-        result = self.engine.search(board, search_limit)
+        # in process there is no pipe to keep time for: a fixed movetime is searched whole,
+        # as Stockfish searches its own (it gives Move Overhead to clocks only)
+        overhead = 0.0 if clock is None else 0.02
+        result = self.engine.search(board, search_limit, overhead=overhead)
         seconds = time.monotonic() - start
         cp = None
         if result.lines:
