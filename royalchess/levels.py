@@ -90,17 +90,17 @@ LEVEL_ELO: dict[int, int] = {
     7: 1110,
     8: 1125,
     9: 1310,
-    10: 1465,
-    11: 1490,
-    12: 1620,
-    13: 1675,
+    10: 1440,
+    11: 1470,
+    12: 1615,
+    13: 1680,
     14: 1725,
-    15: 1805,
-    16: 1870,
-    17: 1910,
-    18: 1970,
+    15: 1800,
+    16: 1860,
+    17: 1905,
+    18: 1965,
     19: 1985,
-    20: 2145,
+    20: 2140,
 }
 """Standard-chess rating of each level at 100 ms per move, on Stockfish 15.1's ``UCI_Elo``
 scale, measured 2026-12-02 (bench signature 2034922): levels 7-10, 12, 13, 16, 19 and 20
@@ -108,7 +108,8 @@ against Stockfish, the others placed between them by level-against-level matches
 (Stockfish's floor is 1350) an extrapolation along those matches (``docs/strength.md``).
 Levels 10-20 re-anchored 2026-12-03 with the third chess net (levels 10, 13, 16, 19, 20), and
 every level 2026-12-04 with the fourth (anchors 7-10, 13, 16, 19, 20; levels 1-6 extrapolated
-from level 7 as before)."""
+from level 7 as before); levels 10-20 again that evening with the fifth (anchors 10, 13, 16,
+19, 20, each the pooled 200 games of the fourth and fifth nets' runs)."""
 
 
 def level_settings(level: int) -> LevelSettings:
