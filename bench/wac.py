@@ -30,12 +30,11 @@ def solve(
     positions: list[tuple[chess.Board, dict[str, object]]],
     movetime: float,
     verbose: bool,
-    options: dict[str, int] | None = None,
+    options: dict[str, int],
 ) -> tuple[int, int, float]:
-    """Return (solved, total nodes, seconds)."""
+    """Return (solved, total nodes, seconds), the engine set up with the UCI *options*."""
     engine = chess.engine.SimpleEngine.popen_uci(command, timeout=60)
-    if options:
-        engine.configure(options)
+    engine.configure(options)
     solved = nodes = 0
     start = time.time()
     try:

@@ -47,6 +47,9 @@ _MATE_CP = 100_000
 EVALUATIONS = ("auto", "classic", "nnue")
 """What :meth:`Engine.set_evaluation` accepts."""
 
+TRANSPORT_OVERHEAD = 0.02
+"""Seconds of the time limit :meth:`Engine.search` keeps in hand by default for the transport."""
+
 
 @dataclass(frozen=True, slots=True)
 class Limit:
@@ -386,7 +389,7 @@ class Engine:
         on_info: Callable[[Info], object] | None = None,
         searchmoves: Sequence[Move] | None = None,
         ponder: bool = False,
-        overhead: float = 0.02,
+        overhead: float = TRANSPORT_OVERHEAD,
         strength: bool = True,
         ticket: int | None = None,
     ) -> SearchResult:

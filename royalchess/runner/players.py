@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Protocol
 
 from royalchess.board import Board
-from royalchess.engine import EVALUATIONS, Engine, Limit
+from royalchess.engine import EVALUATIONS, TRANSPORT_OVERHEAD, Engine, Limit
 from royalchess.errors import ChessError
 from royalchess.move import Move
 from royalchess.runner.uciclient import UciEngine, UciError, UciTimeout
@@ -259,7 +259,7 @@ class BuiltinPlayer:
         start = time.monotonic()
         # in process there is no pipe to keep time for: a fixed movetime is searched whole,
         # as Stockfish searches its own (it gives Move Overhead to clocks only)
-        overhead = 0.0 if clock is None else 0.02
+        overhead = 0.0 if clock is None else TRANSPORT_OVERHEAD
         result = self.engine.search(board, search_limit, overhead=overhead)
         seconds = time.monotonic() - start
         cp = None
