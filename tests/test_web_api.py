@@ -501,6 +501,14 @@ def test_store_uses_wal_and_survives_reopening(tmp_path: Path) -> None:
 # -- the server as a process: kill -9 and restart -------------------------------------------
 
 
+def legal_or_first(state: dict[str, Any], move: str) -> str:
+    """*move* if the game *state* allows it, else its first legal move: level 1 answers at
+    random (an unseeded engine), and a check or a blocking piece can rule a planned move out."""
+    legal = [m["uci"] for m in state["legal"]]
+    assert legal, "the game ended early"
+    return move if move in legal else legal[0]
+
+
 def test_kill_9_loses_nothing(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     port = free_port()
@@ -514,8 +522,10 @@ def test_kill_9_loses_nothing(tmp_path: Path) -> None:
             base, "POST", "/api/games", {"variant": "royal", "mode": "vs-computer", "level": 1}
         )
         played = []
+        state = game
         for ply, move in ((0, "e2e4"), (2, "d2d4"), (4, "c2c3")):
             path = f"/api/games/{game['id']}"
+            move = legal_or_first(state, move)
             state = request(base, "POST", f"{path}/move", {"move": move, "ply": ply})
             state = request(base, "POST", f"{path}/computer-move", {"ply": ply + 1})
             played = [m["uci"] for m in state["moves"]]
@@ -532,7 +542,8 @@ def test_kill_9_loses_nothing(tmp_path: Path) -> None:
         assert state["turn"] == "white" and not state["finished"]
         unfinished = request(base, "GET", "/api/games?status=unfinished")["games"]
         assert {g["id"] for g in unfinished} == {game["id"], other["id"]}
-        state = request(base, "POST", f"/api/games/{game['id']}/move", {"move": "b2b3", "ply": 6})
+        move = legal_or_first(state, "b2b3")
+        state = request(base, "POST", f"/api/games/{game['id']}/move", {"move": move, "ply": 6})
         assert len(state["moves"]) == 7
     finally:
         server.send_signal(signal.SIGKILL)
