@@ -339,12 +339,13 @@ def test_search_feature_switches() -> None:
     params = search.params()
     assert (params["cont_hist"], params["se_depth"], params["se_margin"]) == (1, 6, 3)
     assert (params["razor_depth"], params["razor_margin"], params["see_quiet"]) == (3, 250, 60)
+    assert (params["corr_hist"], params["staged"]) == (1, 1)
     # Tried and off (strength.md): they must still work when switched on.
-    assert (params["corr_hist"], params["probcut_margin"], params["iir_cut"]) == (0, 0, 0)
-    assert (params["staged"], params["lmr_cut"]) == (1, 0)
+    assert (params["probcut_margin"], params["iir_cut"], params["lmr_cut"]) == (0, 0, 0)
     on = search.go(fen, 0, depth=8)["nodes"]
-    switched = {"corr_hist": 1, "probcut_margin": 200, "iir_cut": 1, "lmr_cut": 1}
-    for name in ("cont_hist", "se_depth", "razor_depth", "see_quiet", "staged", *switched):
+    switched = {"probcut_margin": 200, "iir_cut": 1, "lmr_cut": 1}
+    on_steps = ("cont_hist", "se_depth", "razor_depth", "see_quiet", "corr_hist", "staged")
+    for name in (*on_steps, *switched):
         search.set_param(name, switched.get(name, 0))
         search.clear()
         off = search.go(fen, 0, depth=8)["nodes"]

@@ -58,7 +58,7 @@ static const char *const SP_NAMES[SP_COUNT] = {
     "iir_cut",
 };
 static const int SP_DEFAULTS[SP_COUNT] = { 6, 90, 6, 100, 90, 5, 3, 75, 225, 6000, 100, 200,
-                                           1, 6, 3, 1, 3, 250, 60, 0, 64, 1, 0, 5, 0, 0 };
+                                           1, 6, 3, 1, 3, 250, 60, 1, 64, 1, 0, 5, 0, 0 };
 
 /* Correction history: by side to move and pawn structure, the running average of how far
  * the search's score at a node came out from its static evaluation, in 1/CORR_GRAIN cp. The
