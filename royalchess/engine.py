@@ -316,9 +316,7 @@ class Engine:
         evaluation behind the caller's back (``"auto"`` is the documented choice per game).
         """
         if evaluation not in EVALUATIONS:
-            raise ValueError(
-                f"evaluation must be 'auto', 'classic' or 'nnue', not {evaluation!r}"
-            )
+            raise ValueError(f"evaluation must be 'auto', 'classic' or 'nnue', not {evaluation!r}")
         nets: dict[str, _core.Net] = {}
         if evaluation != "classic":
             if eval_file is not None:

@@ -151,8 +151,10 @@ def test_output_paths_agree_with_the_formula(hidden: int, qa: int, out_limit: in
         scale=400,
         ft_w=[rng.randint(-90, 90) for _ in range(inputs * hidden)],
         ft_b=[rng.randint(-40, qa) for _ in range(hidden)],
-        out_w=[rng.choice((-out_limit, out_limit, rng.randint(-out_limit, out_limit)))
-               for _ in range(2 * hidden)],
+        out_w=[
+            rng.choice((-out_limit, out_limit, rng.randint(-out_limit, out_limit)))
+            for _ in range(2 * hidden)
+        ],
         out_b=rng.randint(-5000, 5000),
     )
     net = _core.Net(encode_net(w), 0)

@@ -37,8 +37,10 @@ CHROMIUM = Path("/usr/bin/chromium")
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 # The screenshots in docs/ are retaken only when asked (ROYALCHESS_SCREENSHOTS=1), so a test
 # run never changes tracked files; otherwise they go to a scratch folder, still taken.
-SHOTS = DOCS if os.environ.get("ROYALCHESS_SCREENSHOTS") == "1" else Path(
-    tempfile.mkdtemp(prefix="royalchess-shots-")
+SHOTS = (
+    DOCS
+    if os.environ.get("ROYALCHESS_SCREENSHOTS") == "1"
+    else Path(tempfile.mkdtemp(prefix="royalchess-shots-"))
 )
 ARGS = [
     "--no-sandbox",
