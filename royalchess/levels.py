@@ -90,15 +90,15 @@ LEVEL_ELO: dict[int, int] = {
     7: 1110,
     8: 1125,
     9: 1310,
-    10: 1440,
-    11: 1470,
-    12: 1615,
-    13: 1680,
-    14: 1725,
+    10: 1425,
+    11: 1455,
+    12: 1600,
+    13: 1660,
+    14: 1710,
     15: 1800,
-    16: 1860,
-    17: 1905,
-    18: 1965,
+    16: 1865,
+    17: 1910,
+    18: 1970,
     19: 1985,
     20: 2140,
 }
@@ -109,7 +109,8 @@ against Stockfish, the others placed between them by level-against-level matches
 Levels 10-20 re-anchored 2026-12-03 with the third chess net (levels 10, 13, 16, 19, 20), and
 every level 2026-12-04 with the fourth (anchors 7-10, 13, 16, 19, 20; levels 1-6 extrapolated
 from level 7 as before); levels 10-20 again that evening with the fifth (anchors 10, 13, 16,
-19, 20, each the pooled 200 games of the fourth and fifth nets' runs)."""
+19, 20, each the pooled 200 games of the fourth and fifth nets' runs), and 2026-12-05 with the
+sixth (the same anchors, pooled over the three nets' 300 games)."""
 
 
 def level_settings(level: int) -> LevelSettings:
