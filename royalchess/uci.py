@@ -320,6 +320,11 @@ class UciServer:
         wait = limit.is_unbounded() or ponder  # UCI: bestmove only after stop / ponderhit
         self._release.clear()
         ticket = engine.reserve()
+        reported = [0]  # the node count of the last info line sent
+
+        def on_info(info: Info) -> None:
+            reported[0] = info.nodes
+            self.send(_format_info(info))
 
         def work() -> None:
             try:
@@ -327,7 +332,7 @@ class UciServer:
                     board,
                     limit,
                     multipv=opts.multipv,
-                    on_info=lambda info: self.send(_format_info(info)),
+                    on_info=on_info,
                     searchmoves=searchmoves or None,
                     ponder=ponder,
                     overhead=opts.overhead_ms / 1000,
@@ -340,6 +345,12 @@ class UciServer:
                 best, reply = (legal[0] if legal else None), None
             else:
                 best, reply = result.move, result.ponder
+                # A search stopped inside an iteration has searched more than its last line
+                # says: give the totals (as Stockfish does), or a GUI under-reports the nodes.
+                if result.nodes > reported[0]:
+                    ms = round(result.time * 1000)
+                    nps = result.nodes * 1000 // max(ms, 1)
+                    self.send(f"info nodes {result.nodes} nps {nps} time {ms}")
             if wait:
                 self._release.wait()
             if best is None:

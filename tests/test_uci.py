@@ -121,6 +121,26 @@ def test_go_variants(session: Session) -> None:
     session.wait_for("bestmove")
 
 
+def test_last_info_gives_all_nodes_searched(session: Session) -> None:
+    # A node budget stops the search inside an iteration, after its last line was sent: a line
+    # before bestmove gives the totals, as Stockfish's does (GUIs and python-chess show the
+    # last count; without it they under-reported by the unfinished iteration).
+    session.send("position startpos moves e2e4 e7e5", "go nodes 20000")
+    session.wait_for("bestmove")
+    *_, deepest, last, bestmove = session.lines
+    assert last.startswith("info nodes ") and bestmove.startswith("bestmove"), session.lines[-3:]
+    nodes = int(last.split()[2])
+    assert 20000 <= nodes < 20000 + 1024
+    assert deepest.startswith("info depth ")
+    assert int(deepest.split(" nodes ")[1].split()[0]) < nodes
+    # a search that ends with an iteration (a depth limit) has nothing to add
+    session.skip()
+    start = len(session.lines)
+    session.send("go depth 3")
+    session.wait_for("bestmove")
+    assert session.lines[start:][-2].startswith("info depth 3 ")
+
+
 def test_infinite_waits_for_stop(session: Session) -> None:
     session.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "go infinite")
     time.sleep(0.3)  # the mate is found at once, but bestmove must wait
