@@ -349,7 +349,7 @@ class UciServer:
                 # says: give the totals (as Stockfish does), or a GUI under-reports the nodes.
                 if result.nodes > reported[0]:
                     ms = round(result.time * 1000)
-                    nps = result.nodes * 1000 // max(ms, 1)
+                    nps = result.nodes * 1000 // ms if ms else 0  # as the core's info lines
                     self.send(f"info nodes {result.nodes} nps {nps} time {ms}")
             if wait:
                 self._release.wait()
