@@ -90,17 +90,17 @@ LEVEL_ELO: dict[int, int] = {
     7: 1110,
     8: 1125,
     9: 1310,
-    10: 1425,
-    11: 1455,
+    10: 1430,
+    11: 1460,
     12: 1600,
-    13: 1660,
-    14: 1710,
+    13: 1655,
+    14: 1705,
     15: 1800,
-    16: 1865,
+    16: 1870,
     17: 1910,
-    18: 1970,
-    19: 1985,
-    20: 2140,
+    18: 1960,
+    19: 1975,
+    20: 2125,
 }
 """Standard-chess rating of each level at 100 ms per move, on Stockfish 15.1's ``UCI_Elo``
 scale, measured 2026-12-02 (bench signature 2034922): levels 7-10, 12, 13, 16, 19 and 20
@@ -110,7 +110,8 @@ Levels 10-20 re-anchored 2026-12-03 with the third chess net (levels 10, 13, 16,
 every level 2026-12-04 with the fourth (anchors 7-10, 13, 16, 19, 20; levels 1-6 extrapolated
 from level 7 as before); levels 10-20 again that evening with the fifth (anchors 10, 13, 16,
 19, 20, each the pooled 200 games of the fourth and fifth nets' runs), and 2026-12-05 with the
-sixth (the same anchors, pooled over the three nets' 300 games)."""
+sixth (the same anchors, pooled over the three nets' 300 games), and 2026-12-06 with the
+eighth (the same anchors, pooled over the four nets' 400 games; level 20 over five nets' 500)."""
 
 
 def level_settings(level: int) -> LevelSettings:
