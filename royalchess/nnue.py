@@ -29,6 +29,7 @@ __all__ = [
     "bundled_net",
     "encode_net",
     "feature_count",
+    "king_layout",
     "load_net",
     "max_pieces",
     "net_game",
@@ -36,13 +37,19 @@ __all__ = [
 ]
 
 MAGIC = b"RCNN"
-FORMAT_VERSION = 2
-"""The newest net format; a net with one output bucket is written as version 1, which every
-earlier engine reads."""
+FORMAT_VERSION = 3
+"""The newest net format. A net is written in the oldest version that holds it: version 1
+for one output bucket, 2 for several, 3 for king buckets (so earlier engines read every net
+they can evaluate)."""
 MAX_BUCKETS = 16
+MAX_KING_BUCKETS = 32
+KING_MIRROR = 0x80
+"""In a king-square map entry: that perspective sees the board with its files mirrored."""
+KING_LAYOUTS = ("mirror", "4", "8")
 ACTIVATIONS = {"crelu": 0, "screlu": 1}
 _HEADER = struct.Struct("<4s9I")
 _HEADER_V2 = struct.Struct("<4s10I")
+_HEADER_V3 = struct.Struct("<4s11I")
 
 
 class NetFileError(ValueError):
@@ -60,7 +67,8 @@ class NetWeights:
 
     ``ft_w`` is ``inputs x hidden`` (row per feature), ``out_w`` is ``2 x hidden`` (the side
     to move's accumulator first). The centipawn value is
-    ``(sum(act(acc) * out_w) [/ qa for screlu] + out_b) * scale / (qa * qb)``.
+    ``(sum(act(acc) * out_w) [/ qa for screlu] + out_b) * scale / (qa * qb)``. With a
+    ``king_map`` (see :func:`king_layout`), ``ft_w`` has ``king_buckets x inputs`` rows.
     """
 
     variant: str
@@ -74,6 +82,8 @@ class NetWeights:
     out_w: Sequence[int]
     out_b: int | Sequence[int]
     buckets: int = 1
+    king_buckets: int = 1
+    king_map: Sequence[int] | None = None
 
     def biases(self) -> list[int]:
         """The output biases, one per bucket."""
@@ -92,15 +102,57 @@ def bucket(variant: str, buckets: int, pieces: int) -> int:
     return min(max(b, 0), buckets - 1)
 
 
+def king_layout(variant: str, name: str) -> tuple[int, list[int]]:
+    """(king buckets, king-square map) of a named layout for a game. The map has an entry
+    per square, seen from the perspective's side (index ``rank * files + file``, rank 0 its
+    own back rank): the input set of a King there, plus :data:`KING_MIRROR` on the right
+    half of the board, so every layout sees its King on the left half (files a-d, a-e in
+    Royal Chess). ``mirror``: one set; ``4``: back rank on the two outer files, back rank
+    nearer the centre, second rank, the rest; ``8``: four bands of ranks (the back rank, the
+    second, the third and fourth, the rest), each split into the two outer files and the
+    inner ones."""
+    if name not in KING_LAYOUTS:
+        raise ValueError(f"unknown king layout {name!r}: one of {', '.join(KING_LAYOUTS)}")
+    rules = get_variant(variant)
+    files, ranks = rules.files, rules.ranks
+    half = files // 2
+    out = []
+    for rank in range(ranks):
+        for file in range(files):
+            mirrored = file >= half
+            f = files - 1 - file if mirrored else file
+            inner = f >= 2
+            if name == "mirror":
+                b = 0
+            elif name == "4":
+                b = (0 + inner) if rank == 0 else 2 if rank == 1 else 3
+            else:
+                band = 0 if rank == 0 else 1 if rank == 1 else 2 if rank <= 3 else 3
+                b = 2 * band + inner
+            out.append(b | (KING_MIRROR if mirrored else 0))
+    return {"mirror": 1, "4": 4, "8": 8}[name], out
+
+
 def encode_net(w: NetWeights) -> bytes:
     """The bytes of a net file for *w* (header, payload, CRC-32): format version 1 for one
-    output bucket, version 2 (the bucket count in the header) for more."""
+    output bucket, version 2 (the bucket count in the header) for more, version 3 (the king
+    bucket count and the king-square map) for a net with a ``king_map``."""
     inputs = feature_count(w.variant)
     h, nb, biases = w.hidden, w.buckets, w.biases()
+    kb, kmap = w.king_buckets, w.king_map
     if not 1 <= nb <= MAX_BUCKETS:
         raise ValueError(f"a net has 1 to {MAX_BUCKETS} output buckets, not {nb}")
+    if not 1 <= kb <= MAX_KING_BUCKETS:
+        raise ValueError(f"a net has 1 to {MAX_KING_BUCKETS} king buckets, not {kb}")
+    squares = get_variant(w.variant).files * get_variant(w.variant).ranks
+    if kmap is None and kb != 1:
+        raise ValueError("a net with king buckets needs a king-square map")
+    if kmap is not None and (
+        len(kmap) != squares or any(not 0 <= (v & ~KING_MIRROR) < kb for v in kmap)
+    ):
+        raise ValueError(f"the king-square map needs {squares} entries, each below {kb}")
     if (
-        len(w.ft_w) != inputs * h
+        len(w.ft_w) != kb * inputs * h
         or len(w.ft_b) != h
         or len(w.out_w) != 2 * h * nb
         or len(biases) != nb
@@ -120,7 +172,9 @@ def encode_net(w: NetWeights) -> bytes:
         w.qb,
         w.scale,
     )
-    if nb == 1:
+    if kmap is not None:
+        header = _HEADER_V3.pack(MAGIC, 3, *fields, nb, kb, len(body)) + bytes(kmap)
+    elif nb == 1:
         header = _HEADER.pack(MAGIC, 1, *fields, len(body))
     else:
         header = _HEADER_V2.pack(MAGIC, 2, *fields, nb, len(body))

@@ -7,6 +7,7 @@ Nets here are random (seeded) and written by royalchess.nnue; the trainer's own 
 from __future__ import annotations
 
 import random
+import re
 import struct
 import zlib
 
@@ -16,11 +17,13 @@ from _support import FAST
 
 from royalchess import _core
 from royalchess.nnue import (
+    KING_MIRROR,
     NetFileError,
     NetWeights,
     bucket,
     encode_net,
     feature_count,
+    king_layout,
     load_net,
     write_net,
 )
@@ -36,9 +39,11 @@ def random_weights(
     seed: int = 1,
     activation: str = "screlu",
     buckets: int = 1,
+    layout: str | None = None,
 ) -> NetWeights:
     rng = random.Random(seed)
-    inputs = feature_count(variant)
+    kb, kmap = king_layout(variant, layout) if layout else (1, None)
+    inputs = feature_count(variant) * kb
     biases = [rng.randint(-5000, 5000) for _ in range(buckets)]
     return NetWeights(
         variant=variant,
@@ -52,11 +57,41 @@ def random_weights(
         out_w=[rng.randint(-127, 127) for _ in range(2 * hidden * buckets)],
         out_b=biases[0] if buckets == 1 else biases,
         buckets=buckets,
+        king_buckets=kb,
+        king_map=kmap,
     )
 
 
 def random_net(variant: str, **kw: object) -> _core.Net:
     return _core.Net(encode_net(random_weights(variant, **kw)), get_variant(variant).core_id)
+
+
+def king_state(w: NetWeights, feats: list[int]) -> int:
+    """The king-square map's entry for one perspective's base features (its own King is
+    kind 5 of relative colour 0)."""
+    assert w.king_map is not None
+    rules = get_variant(w.variant)
+    squares = rules.files * rules.ranks
+    (ksq,) = [f - 5 * squares for f in feats if 5 * squares <= f < 6 * squares]
+    return w.king_map[ksq]
+
+
+def king_rows(w: NetWeights, feats: list[int]) -> list[int]:
+    """One perspective's base features -> the rows of its King's input set, as docs/nnue.md
+    defines them (an oracle written from the text, not from nnue.c or the trainer)."""
+    if w.king_map is None:
+        return feats
+    rules = get_variant(w.variant)
+    squares, inputs = rules.files * rules.ranks, feature_count(w.variant)
+    state = king_state(w, feats)
+    rows = []
+    for f in feats:
+        if state & KING_MIRROR:
+            base, square = divmod(f, squares)
+            rank, file = divmod(square, rules.files)
+            f = base * squares + rank * rules.files + rules.files - 1 - file
+        rows.append((state & ~KING_MIRROR) * inputs + f)
+    return rows
 
 
 def reference_eval(w: NetWeights, fen: str) -> int:
@@ -68,7 +103,7 @@ def reference_eval(w: NetWeights, fen: str) -> int:
     total = 0
     for k, side in enumerate(feats):
         acc = list(w.ft_b)
-        for f in side:
+        for f in king_rows(w, side):
             for i in range(h):
                 acc[i] += w.ft_w[f * h + i]
         for i in range(h):
@@ -203,6 +238,75 @@ def test_one_bucket_is_written_as_version_1() -> None:
     assert _core.Net(data, 0).buckets == 1
 
 
+def test_king_layouts() -> None:
+    """The named layouts, square by square (index rank * files + file from the
+    perspective's side): the right half mirrored onto the left, then the bands."""
+    kb, m = king_layout("chess", "4")
+    assert kb == 4 and len(m) == 64
+    sq = {name: i for i, name in enumerate(f + r for r in "12345678" for f in "abcdefgh")}
+    left = [m[sq[s]] for s in ("a1", "b1", "c1", "d1", "a2", "d2", "a3", "d8")]
+    assert left == [0, 0, 1, 1, 2, 2, 3, 3]
+    right = [m[sq[s]] for s in ("e1", "g1", "h1", "h2", "e8")]
+    assert right == [b | KING_MIRROR for b in (1, 0, 0, 2, 3)]
+    kb, m = king_layout("chess", "8")
+    assert kb == 8
+    assert [m[sq[s]] for s in ("b1", "c1", "a2", "d2", "a4", "c3", "b5", "d8")] == list(range(8))
+    kb, m = king_layout("chess", "mirror")
+    assert kb == 1 and m == ([0] * 4 + [KING_MIRROR] * 4) * 8
+    kb, m = king_layout("royal", "4")
+    assert len(m) == 80
+    # ten files: a-e is the left half, e the innermost; f mirrors onto e
+    assert m[:10] == [0, 0, 1, 1, 1] + [b | KING_MIRROR for b in (1, 1, 1, 0, 0)]
+    with pytest.raises(ValueError, match="unknown king layout"):
+        king_layout("chess", "16")
+
+
+@pytest.mark.parametrize("variant", ["chess", "royal"])
+@pytest.mark.parametrize("layout", ["mirror", "4", "8"])
+def test_king_buckets_follow_the_kings_square(variant: str, layout: str) -> None:
+    """A version-3 net reads each perspective's pieces through the input set of its own
+    King's square, mirrored on the right half: checked against the formula along random
+    games in which the Kings walk (King moves preferred), so many sets are used."""
+    w = random_weights(variant, hidden=16, seed=12, buckets=2, layout=layout)
+    data = encode_net(w)
+    assert struct.unpack_from("<I", data, 4)[0] == 3
+    core_id = get_variant(variant).core_id
+    net = _core.Net(data, core_id)
+    assert (net.king_buckets, net.buckets) == (w.king_buckets, 2)
+    rng = random.Random(7)
+    seen = set()
+    starts = [get_variant(variant).start_fen]
+    if variant == "chess":
+        starts.append("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    for start in starts:
+        pos = _core.Position(start, core_id)
+        for _ in range(30 if FAST else 120):
+            fen = pos.fen()
+            assert net.evaluate(fen) == reference_eval(w, fen), fen
+            seen.update(king_state(w, side) for side in _core.nnue_features(fen, core_id))
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            kings = [m for m in moves if _moves_king(pos, m)]
+            pos.push(rng.choice(kings if kings and rng.random() < 0.6 else moves))
+    assert len(seen) >= 2 if layout == "mirror" else 4
+
+
+def _moves_king(pos: _core.Position, code: int) -> bool:
+    before = _kings(pos.fen())
+    pos.push(code)
+    after = _kings(pos.fen())
+    pos.pop()
+    return before != after
+
+
+def _kings(fen: str) -> tuple[int, int]:
+    cells: list[str] = []
+    for token in re.findall(r"\d+|[A-Za-z]\*?", fen.split()[0]):  # "/" is skipped
+        cells += ["."] * int(token) if token.isdigit() else [token]
+    return cells.index("K"), cells.index("k")
+
+
 def random_game(fen: str, variant: int, plies: int, rng: random.Random) -> list[int]:
     pos = _core.Position(fen, variant)
     moves = []
@@ -217,11 +321,14 @@ def random_game(fen: str, variant: int, plies: int, rng: random.Random) -> list[
 
 
 @pytest.mark.parametrize("variant", ["chess", "royal"])
-def test_incremental_accumulator_equals_refresh(variant: str) -> None:
-    """Every legal move (made and taken back) of every position along random games, and a
-    null move at each, leaves the incremental accumulators equal to a refresh."""
+@pytest.mark.parametrize("layout", [None, "8", "mirror"])
+def test_incremental_accumulator_equals_refresh(variant: str, layout: str | None) -> None:
+    """Every legal move (made and taken back) of every position along random games, every
+    other one also followed by a reply before the first look (a two-ply catch-up), and a
+    null move at each, leaves the incremental accumulators equal to a refresh — with king
+    buckets too, where a King's move to another input set rebuilds its perspective."""
     core_id = get_variant(variant).core_id
-    net = random_net(variant, hidden=16)
+    net = random_net(variant, hidden=16, layout=layout)
     rng = random.Random(11)
     starts = [get_variant(variant).start_fen]
     if variant == "royal":
@@ -295,7 +402,7 @@ def _header_field(data: bytes, index: int, value: int) -> bytes:
         (lambda d: d[:-100], "truncated"),
         (lambda d: d + b"\0", "1 bytes after its end"),
         (lambda d: b"XXXX" + d[4:], "bad magic"),
-        (lambda d: _header_field(d, 0, 3), "format version 3 is not supported"),
+        (lambda d: _header_field(d, 0, 4), "format version 4 is not supported"),
         (lambda d: _header_field(d, 0, 2), "24676 output buckets; it must have 1 to 16"),
         (lambda d: _header_field(d, 1, 1), "net file is for Royal Chess, not for chess"),
         (lambda d: _header_field(d, 3, 24), "hidden layer of 24"),
@@ -327,6 +434,40 @@ def test_bad_bucketed_files_are_refused_by_name(tmp_path, mangle, message) -> No
     path = tmp_path / "bad.nnue"
     path.write_bytes(mangle(data))
     with pytest.raises(NetFileError, match=message):
+        load_net(path, "chess")
+
+
+def _kmap_entry(data: bytes, square: int, value: int) -> bytes:
+    at = 48 + square  # the map follows version 3's 48-byte header
+    return _with_crc(data[:at] + bytes([value]) + data[at + 1 :])
+
+
+@pytest.mark.parametrize(
+    ("mangle", "message"),
+    [
+        (lambda d: _header_field(d, 9, 0), "0 king buckets; it must have 1 to 32"),
+        (lambda d: _header_field(d, 9, 33), "33 king buckets"),
+        (lambda d: _header_field(d, 9, 8), "declares a payload"),
+        (lambda d: _header_field(d, 9, 2), "sends square"),
+        (lambda d: _kmap_entry(d, 5, 4), "sends square 5 to king bucket 4; it has 4"),
+        (lambda d: _kmap_entry(d, 63, 0x85), "sends square 63 to king bucket 5"),
+        (lambda d: d[:100], "shorter than its 112-byte header"),
+        (lambda d: d[:-10], "truncated"),
+    ],
+)
+def test_bad_king_bucket_files_are_refused_by_name(tmp_path, mangle, message) -> None:
+    data = encode_net(random_weights("chess", hidden=16, layout="4"))
+    path = tmp_path / "bad.nnue"
+    path.write_bytes(mangle(data))
+    with pytest.raises(NetFileError, match=message):
+        load_net(path, "chess")
+
+
+def test_king_bucket_count_must_match_the_payload(tmp_path) -> None:
+    data = encode_net(random_weights("chess", hidden=16, layout="mirror"))
+    path = tmp_path / "bad.nnue"
+    path.write_bytes(_header_field(data, 9, 2))  # every map entry is still below 2
+    with pytest.raises(NetFileError, match="declares a payload"):
         load_net(path, "chess")
 
 

@@ -3,7 +3,7 @@
 python -m train DATA.bin [DATA2.bin ...] -o royal.nnue [--variant royal] [--hidden 128]
     [--epochs 10] [--batch 4096] [--lr 1e-3] [--wdl 0.3] [--seed 1] [--device cpu]
     [--validation 0.1] [--threads 1] [--cache DIR] [--factorise] [--mirror] [--last]
-    [--buckets 1]
+    [--buckets 1] [--king-buckets mirror|4|8]
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import argparse
 import sys
 import time
 
-from royalchess.nnue import write_net
+from royalchess.nnue import KING_LAYOUTS, write_net
 from train.data import load, split
 from train.trainer import Config, pick_device, train
 
@@ -49,6 +49,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="export the last epoch's net, not the one with the lowest validation loss",
     )
+    ap.add_argument(
+        "--king-buckets",
+        choices=KING_LAYOUTS,
+        help="input sets by the own King's square (docs/nnue.md); default: none",
+    )
     cfg = Config()
     for name in ("hidden", "epochs", "batch", "buckets"):
         ap.add_argument(f"--{name}", type=int, default=getattr(cfg, name))
@@ -74,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         keep_best=not args.last,
         factorise=args.factorise,
         buckets=args.buckets,
+        king_layout=args.king_buckets,
     )
     start = time.monotonic()
     everything = load(args.data, args.variant, args.limit, args.cache, args.mirror)

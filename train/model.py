@@ -7,7 +7,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from royalchess import _core
-from royalchess.nnue import NetWeights, max_pieces
+from royalchess.nnue import KING_MIRROR, NetWeights, max_pieces
+from royalchess.nnue import king_layout as named_layout
 from royalchess.variants import get_variant
 
 QA, QB, SCALE = 255, 64, 400
@@ -20,7 +21,11 @@ class Nnue(nn.Module):
     """Sparse inputs -> one accumulator per perspective -> activation -> one output (of
     *buckets*, picked by the position's piece count: royalchess.nnue.bucket).
 
-    The output times SCALE is the evaluation in centipawns for the side to move.
+    The output times SCALE is the evaluation in centipawns for the side to move. With a
+    *king_layout* (royalchess.nnue.king_layout), each perspective's inputs are those of the
+    input set its own King's square picks, its files mirrored when the layout says so; the
+    sets share a factor row per base input (folded on export), so what they have in common
+    is learnt from every position.
     """
 
     def __init__(
@@ -30,6 +35,7 @@ class Nnue(nn.Module):
         activation: str = "screlu",
         factorise: bool = False,
         buckets: int = 1,
+        king_layout: str | None = None,
     ) -> None:
         super().__init__()
         if activation not in ("crelu", "screlu"):
@@ -41,15 +47,28 @@ class Nnue(nn.Module):
         self.factorise = factorise
         self.buckets = buckets
         self.max_pieces = max_pieces(variant)
+        self.king_layout = king_layout
+        self.king_buckets, self.king_map = 1, None
+        rules = get_variant(variant)
+        self.files, self.squares = rules.files, rules.files * rules.ranks
+        if king_layout is not None:
+            self.king_buckets, self.king_map = named_layout(variant, king_layout)
+            self.register_buffer("kmap", torch.tensor(self.king_map), persistent=False)
+            self.f_base = nn.Parameter(torch.empty(self.inputs, hidden).uniform_(-0.1, 0.1))
+        self.rows = self.king_buckets * self.inputs
         if factorise:
             self._add_factors()
         # one extra zero row: the padding index of datasets with fewer pieces
-        self.ft = nn.EmbeddingBag(self.inputs + 1, hidden, mode="sum", padding_idx=self.inputs)
+        self.ft = nn.EmbeddingBag(self.rows + 1, hidden, mode="sum", padding_idx=self.rows)
         self.ft_b = nn.Parameter(torch.zeros(hidden))
         self.out = nn.Linear(2 * hidden, buckets)
         with torch.no_grad():
-            self.ft.weight.uniform_(-0.1, 0.1)
-            self.ft.weight[self.inputs].zero_()
+            # with king buckets the sets start from their shared factor rows
+            if king_layout is None:
+                self.ft.weight.uniform_(-0.1, 0.1)
+            else:
+                self.ft.weight.zero_()
+            self.ft.weight[self.rows].zero_()
             self.ft_b.fill_(0.1)  # start in the active range of the clipped activation
             self.out.weight.uniform_(-0.05, 0.05)
             self.out.bias.zero_()
@@ -75,23 +94,47 @@ class Nnue(nn.Module):
         self.f_file = nn.Parameter(torch.zeros(pieces * files, self.hidden))
 
     def feature_weights(self) -> torch.Tensor:
-        """[inputs + 1, hidden]: each input's effective row, then the zero padding row."""
+        """[rows + 1, hidden]: each input's effective row (rows = king buckets x inputs), then
+        the zero padding row."""
         w = self.ft.weight
-        if not self.factorise:
+        if not self.factorise and self.king_map is None:
             return w
-        own = w[: self.inputs]
-        shared = self.f_piece[self.piece_of] + self.f_rank[self.rank_of] + self.f_file[self.file_of]
-        return torch.cat([own + shared, w[self.inputs :]])
+        shared = torch.zeros_like(w[: self.inputs])
+        if self.factorise:
+            shared = self.f_piece[self.piece_of] + self.f_rank[self.rank_of]
+            shared = shared + self.f_file[self.file_of]
+        if self.king_map is not None:
+            shared = shared + self.f_base
+        own = w[: self.rows].view(self.king_buckets, self.inputs, self.hidden) + shared
+        return torch.cat([own.view(self.rows, self.hidden), w[self.rows :]])
+
+    def king_features(self, x: torch.Tensor) -> torch.Tensor:
+        """Base features [n, width] (one perspective's, padded with the input count) -> the
+        rows of the input set the perspective's own King picks, files mirrored as the
+        layout says (the engine's nnue.c net_feature); padding -> the new padding row."""
+        if self.king_map is None:
+            return x
+        own_king = 5 * self.squares  # relative colour 0 (own), kind King (P N B R Q K)
+        is_king = (x >= own_king) & (x < own_king + self.squares)
+        ksq = torch.where(is_king, x - own_king, torch.zeros_like(x)).sum(dim=1)
+        state = self.kmap[ksq]
+        kb = (state & ~KING_MIRROR).unsqueeze(1)
+        mirror = (state >= KING_MIRROR).to(x.dtype).unsqueeze(1)
+        file = x % self.squares % self.files
+        y = x + mirror * (self.files - 1 - 2 * file) + kb.to(x.dtype) * self.inputs
+        return torch.where(x == self.inputs, torch.full_like(x, self.rows), y)
 
     def act(self, x: torch.Tensor) -> torch.Tensor:
         x = x.clamp(0.0, 1.0)
         return x * x if self.activation == "screlu" else x
 
     def forward(self, stm: torch.Tensor, nstm: torch.Tensor) -> torch.Tensor:
-        if self.factorise:
+        pieces = (stm != self.inputs).sum(dim=1)
+        stm, nstm = self.king_features(stm), self.king_features(nstm)
+        if self.factorise or self.king_map is not None:
             w = self.feature_weights()
-            a = F.embedding_bag(stm, w, mode="sum", padding_idx=self.inputs) + self.ft_b
-            b = F.embedding_bag(nstm, w, mode="sum", padding_idx=self.inputs) + self.ft_b
+            a = F.embedding_bag(stm, w, mode="sum", padding_idx=self.rows) + self.ft_b
+            b = F.embedding_bag(nstm, w, mode="sum", padding_idx=self.rows) + self.ft_b
         else:
             a = self.ft(stm) + self.ft_b
             b = self.ft(nstm) + self.ft_b
@@ -99,7 +142,6 @@ class Nnue(nn.Module):
         if self.buckets == 1:
             return out.squeeze(1)
         # a feature per piece; the padding index fills the rest (as royalchess.nnue.bucket)
-        pieces = (stm != self.inputs).sum(dim=1)
         idx = ((pieces - 2) * self.buckets // (self.max_pieces - 1)).clamp(0, self.buckets - 1)
         return out.gather(1, idx.unsqueeze(1)).squeeze(1)
 
@@ -114,7 +156,7 @@ class Nnue(nn.Module):
 
     def export(self) -> NetWeights:
         """The quantised net (see docs/nnue.md for the scales)."""
-        w = self.feature_weights().detach().cpu()[: self.inputs]
+        w = self.feature_weights().detach().cpu()[: self.rows]
         w = w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT)
         biases = [round(float(b) * QA * QB) for b in self.out.bias.detach().cpu()]
         return NetWeights(
@@ -129,6 +171,8 @@ class Nnue(nn.Module):
             out_w=_ints(self.out.weight.detach().cpu() * QB),  # [bucket][2 * hidden]
             out_b=biases[0] if self.buckets == 1 else biases,
             buckets=self.buckets,
+            king_buckets=self.king_buckets,
+            king_map=self.king_map,
         )
 
 

@@ -36,6 +36,8 @@ class Config:
     folded into the exported net."""
     buckets: int = 1
     """Output buckets by piece count (royalchess.nnue.bucket); 1 = the version-1 net."""
+    king_layout: str | None = None
+    """King buckets (royalchess.nnue.king_layout: mirror, 4, 8); None = the version-1/2 net."""
     keep_best: bool = True
     """With a validation set: return the model of the epoch with the lowest validation loss
     (not the last one), so that too many epochs cannot overfit the exported net."""
@@ -102,7 +104,9 @@ def train(
     seed_all(cfg.seed)
     torch.set_num_threads(cfg.threads)
     device = pick_device(cfg.device)
-    model = Nnue(data.variant, cfg.hidden, cfg.activation, cfg.factorise, cfg.buckets)
+    model = Nnue(
+        data.variant, cfg.hidden, cfg.activation, cfg.factorise, cfg.buckets, cfg.king_layout
+    )
     model = model.to(device)
     # Weight decay on the inputs' own rows only: with factors, what a square does not need
     # beyond its piece's shared rows decays away (the usual remedy for little data).

@@ -50,6 +50,25 @@ int nnue_active(const Position *pos, int persp, int *out)
     return n;
 }
 
+int nnue_king_state(const NnueNet *net, const Position *pos, int persp, int ksq)
+{
+    int rank = RANK_OF(ksq);
+    if (persp == BLACK)
+        rank = pos->ranks - 1 - rank;
+    return net->kmap[rank * pos->files + FILE_OF(ksq)];
+}
+
+/* The net's row of piece pc on sq for perspective persp in king state ks: the base feature,
+ * its file mirrored when ks says so, in the input set of ks. */
+static inline int net_feature(const NnueNet *net, const Position *pos, int persp, uint8_t pc,
+                              int sq, int ks)
+{
+    int f = nnue_feature(pos, persp, pc, sq);
+    if (ks & NNUE_KMIRROR)
+        f += pos->files - 1 - 2 * FILE_OF(sq);
+    return f + (ks & ~NNUE_KMIRROR) * net->inputs;
+}
+
 uint32_t nnue_crc32(uint32_t crc, const uint8_t *data, size_t n)
 {
     crc = ~crc;
@@ -77,8 +96,9 @@ static const char *game_name(long v)
 }
 
 /* Header (little-endian u32 after the magic): version, game, inputs, hidden, activation, qa,
- * qb, scale, [buckets: version 2 only,] payload bytes; then the payload; then the CRC-32 of
- * all that precedes it. */
+ * qb, scale, [buckets: version 2 on,] [king buckets: version 3,] payload bytes; [version 3:
+ * the king-square map, a byte per square;] then the payload; then the CRC-32 of all that
+ * precedes it. */
 NnueNet *nnue_load(const uint8_t *data, size_t n, int variant, char *err, size_t errlen)
 {
     if (n < NNUE_HEADER_BYTES) {
@@ -97,16 +117,19 @@ NnueNet *nnue_load(const uint8_t *data, size_t n, int variant, char *err, size_t
                  "versions 1 to %d)", (unsigned long)version, NNUE_VERSION);
         return NULL;
     }
-    size_t header = version == 1 ? NNUE_HEADER_BYTES : NNUE_HEADER_BYTES + 4;
+    size_t squares = variant == VARIANT_ROYAL ? 80 : 64;
+    size_t fields = 8 + (version >= 2) + (version >= 3) + 1;
+    size_t header = 4 + 4 * fields + (version >= 3 ? squares : 0);
     if (n < header) {
         snprintf(err, errlen, "net file is truncated: %zu bytes, shorter than its %zu-byte header",
                  n, header);
         return NULL;
     }
-    uint32_t h[10];
-    for (int i = 0; i < (int)(header - 4) / 4; i++)
+    uint32_t h[11];
+    for (size_t i = 0; i < fields; i++)
         h[i] = read_u32(data + 4 + 4 * i);
-    uint32_t buckets = version == 1 ? 1 : h[8], declared = version == 1 ? h[8] : h[9];
+    uint32_t buckets = version >= 2 ? h[8] : 1, kbuckets = version >= 3 ? h[9] : 1;
+    uint32_t declared = h[fields - 1];
     if (h[1] != (uint32_t)variant) {
         snprintf(err, errlen, "net file is for %s, not for %s", game_name((long)h[1]),
                  game_name(variant));
@@ -137,7 +160,20 @@ NnueNet *nnue_load(const uint8_t *data, size_t n, int variant, char *err, size_t
                  (unsigned long)buckets, NNUE_MAX_BUCKETS);
         return NULL;
     }
-    size_t weights = (size_t)inputs * hidden + hidden + 2 * (size_t)hidden * buckets;
+    if (kbuckets < 1 || kbuckets > NNUE_MAX_KBUCKETS) {
+        snprintf(err, errlen, "net file has %lu king buckets; it must have 1 to %d",
+                 (unsigned long)kbuckets, NNUE_MAX_KBUCKETS);
+        return NULL;
+    }
+    const uint8_t *kmap = version >= 3 ? data + 4 + 4 * fields : NULL;
+    for (size_t i = 0; kmap && i < squares; i++)
+        if ((uint32_t)(kmap[i] & ~NNUE_KMIRROR) >= kbuckets) {
+            snprintf(err, errlen, "net file's king-square map sends square %zu to king bucket "
+                     "%d; it has %lu", i, kmap[i] & ~NNUE_KMIRROR, (unsigned long)kbuckets);
+            return NULL;
+        }
+    size_t rows = (size_t)inputs * kbuckets;
+    size_t weights = rows * hidden + hidden + 2 * (size_t)hidden * buckets;
     size_t payload = 2 * weights + 4 * (size_t)buckets;
     if (declared != payload) {
         snprintf(err, errlen, "net file declares a payload of %lu bytes; this architecture has "
@@ -182,8 +218,14 @@ NnueNet *nnue_load(const uint8_t *data, size_t n, int variant, char *err, size_t
     net->scale = (int)scale;
     net->buckets = (int)buckets;
     net->max_pieces = variant == VARIANT_ROYAL ? 40 : 32;
+    net->kbuckets = (int)kbuckets;
+    net->kdyn = 0;
+    for (size_t i = 0; i < squares; i++) {
+        net->kmap[i] = kmap ? kmap[i] : 0;
+        net->kdyn |= net->kmap[i] != net->kmap[0];
+    }
     net->ft_w = w;
-    net->ft_b = w + (size_t)inputs * hidden;
+    net->ft_b = w + rows * hidden;
     net->out_w = net->ft_b + hidden;
     net->out_b = ob;
     int maxw = 0;
@@ -214,16 +256,22 @@ static void sub_row(int16_t *restrict acc, const int16_t *restrict row, int h)
         acc[i] = (int16_t)(acc[i] - row[i]);
 }
 
+static void refresh_side(const NnueNet *net, const Position *pos, int p, int16_t *a)
+{
+    int h = net->hidden, ks = nnue_king_state(net, pos, p, pos->king[p]);
+    memcpy(a, net->ft_b, (size_t)h * sizeof *a);
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < pos->pcount[c]; i++) {
+            int sq = pos->plist[c][i];
+            add_row(a, net->ft_w + (size_t)net_feature(net, pos, p, pos->board[sq], sq, ks) * h,
+                    h);
+        }
+}
+
 void nnue_refresh(const NnueNet *net, const Position *pos, int16_t *acc)
 {
-    int h = net->hidden, feats[64];
-    for (int p = 0; p < 2; p++) {
-        int16_t *a = acc + p * h;
-        memcpy(a, net->ft_b, (size_t)h * sizeof *a);
-        int n = nnue_active(pos, p, feats);
-        for (int i = 0; i < n; i++)
-            add_row(a, net->ft_w + (size_t)feats[i] * h, h);
-    }
+    for (int p = 0; p < 2; p++)
+        refresh_side(net, pos, p, acc + p * net->hidden);
 }
 
 /* One perspective's share of the output, in units of qa * qb (qa^2 * qb for SCReLU). */
@@ -286,6 +334,7 @@ int nnue_output(const NnueNet *net, const int16_t *acc, int side, int pieces)
 typedef struct {
     uint64_t key;
     int ply;               /* -1: empty */
+    uint8_t ks[2];         /* each perspective's king state (nnue_king_state) */
 } Tag;
 
 struct NnueState {
@@ -348,13 +397,16 @@ static void update_rows(int16_t *restrict next, const int16_t *restrict prev,
     }
 }
 
-/* Brings next (both perspectives) from prev by the square changes one move made (recorded by
- * pos_make). */
+/* Brings next from prev by the square changes one move made (recorded by pos_make), for the
+ * perspectives in live, each in its king state ks (the same before and after the move). */
 static void apply_changes(const NnueNet *net, const Position *pos, const Undo *u,
-                          const int16_t *prev, int16_t *next)
+                          const int16_t *prev, int16_t *next, const uint8_t ks[2],
+                          const int live[2])
 {
     int h = net->hidden;
     for (int p = 0; p < 2; p++) {
+        if (!live[p])
+            continue;
         const int16_t *add[UNDO_MAX_CHANGES], *sub[UNDO_MAX_CHANGES];
         int nadd = 0, nsub = 0;
         for (int i = 0; i < u->nchg; i++) {
@@ -363,18 +415,31 @@ static void apply_changes(const NnueNet *net, const Position *pos, const Undo *u
                 continue;
             int sq = u->chg_sq[i];
             if (old)
-                sub[nsub++] = net->ft_w + (size_t)nnue_feature(pos, p, old, sq) * h;
+                sub[nsub++] = net->ft_w + (size_t)net_feature(net, pos, p, old, sq, ks[p]) * h;
             if (now)
-                add[nadd++] = net->ft_w + (size_t)nnue_feature(pos, p, now, sq) * h;
+                add[nadd++] = net->ft_w + (size_t)net_feature(net, pos, p, now, sq, ks[p]) * h;
         }
         update_rows(next + p * h, prev + p * h, add, nadd, sub, nsub, h);
     }
 }
 
+/* The king state of perspective p after move u, from ks before it. */
+static int king_state_after(const NnueNet *net, const Position *pos, const Undo *u, int p,
+                            int ks)
+{
+    for (int i = 0; i < u->nchg; i++) {
+        uint8_t now = u->chg_new[i];
+        if (now && PTYPE(now) == KING && PCOLOR(now) == p)
+            return nnue_king_state(net, pos, p, u->chg_sq[i]);
+    }
+    return ks;
+}
+
 const int16_t *nnue_state_accumulator(NnueState *st, const Position *pos)
 {
     const NnueNet *net = st->net;
-    size_t size = 2 * (size_t)net->hidden;
+    int h = net->hidden;
+    size_t size = 2 * (size_t)h;
     int ply = pos->ply, from = -1;
     int stop = ply - MAX_BACK < 0 ? 0 : ply - MAX_BACK;
     for (int j = ply; j >= stop; j--) {
@@ -388,14 +453,30 @@ const int16_t *nnue_state_accumulator(NnueState *st, const Position *pos)
     if (from < 0) {
         nnue_refresh(net, pos, cur);
     } else {
+        /* A perspective whose King changes its input set on the way cannot be updated: it
+         * drops out (plies after that are left untagged) and is rebuilt at the end. */
+        uint8_t ks[2] = { st->tag[from & (RING - 1)].ks[0], st->tag[from & (RING - 1)].ks[1] };
+        int live[2] = { 1, 1 };
         for (int j = from + 1; j <= ply; j++) {
+            const Undo *u = &pos->hist[j - 1];
+            for (int p = 0; net->kdyn && p < 2; p++)
+                if (live[p] && king_state_after(net, pos, u, p, ks[p]) != ks[p])
+                    live[p] = 0;
             int16_t *prev = st->acc + (size_t)((j - 1) & (RING - 1)) * size;
             int16_t *next = st->acc + (size_t)(j & (RING - 1)) * size;
-            apply_changes(net, pos, &pos->hist[j - 1], prev, next);
-            st->tag[j & (RING - 1)] = (Tag){ key_at(pos, j), j };
+            apply_changes(net, pos, u, prev, next, ks, live);
+            Tag *t = &st->tag[j & (RING - 1)];
+            *t = (Tag){ key_at(pos, j), live[0] && live[1] ? j : -1, { ks[0], ks[1] } };
         }
+        for (int p = 0; p < 2; p++)
+            if (!live[p])
+                refresh_side(net, pos, p, cur + p * h);
     }
-    st->tag[ply & (RING - 1)] = (Tag){ pos->bkey, ply };
+    st->tag[ply & (RING - 1)] = (Tag){
+        pos->bkey, ply,
+        { (uint8_t)nnue_king_state(net, pos, WHITE, pos->king[WHITE]),
+          (uint8_t)nnue_king_state(net, pos, BLACK, pos->king[BLACK]) }
+    };
     return cur;
 }
 

@@ -7,7 +7,11 @@
  * Two accumulators of `hidden` int16 (one per perspective) feed, side to move first, an
  * activation (clipped ReLU or squared clipped ReLU) and one int32 output scaled to
  * centipawns; a version-2 net has several output neurons ("buckets") and uses the one of the
- * position's piece count. The file format is in docs/nnue.md. */
+ * position's piece count. A version-3 net also has king buckets: a map from the square of
+ * the perspective's own King (seen from its side) to one of several input sets, optionally
+ * reflecting the board left to right (the files mirrored) for that perspective; when a King
+ * move changes its set, that perspective's accumulator is rebuilt. The file format is in
+ * docs/nnue.md. */
 #ifndef RC_NNUE_H
 #define RC_NNUE_H
 
@@ -17,10 +21,14 @@
 #include "types.h"
 
 #define NNUE_MAGIC "RCNN"
-#define NNUE_VERSION 2        /* the newest format read; version 1 is read too */
-#define NNUE_HEADER_BYTES 40  /* of version 1; version 2 adds the bucket count (44) */
+#define NNUE_VERSION 3        /* the newest format read; versions 1 and 2 are read too */
+#define NNUE_HEADER_BYTES 40  /* of version 1; version 2 adds the bucket count (44), version 3
+                               * the king-bucket count (48) and the king-square map */
 #define NNUE_MAX_HIDDEN 1024
 #define NNUE_MAX_BUCKETS 16
+#define NNUE_MAX_KBUCKETS 32
+#define NNUE_MAX_SQUARES 80
+#define NNUE_KMIRROR 0x80   /* in a king-square map entry: mirror the files */
 #define NNUE_EVAL_MAX 30000 /* outputs are clamped inside the engine's non-mate scores */
 
 enum { NNUE_CRELU = 0, NNUE_SCRELU = 1 };
@@ -36,6 +44,9 @@ typedef struct {
     int16_t *out_w;        /* [buckets][2][hidden]: side to move, then the other side */
     int32_t *out_b;        /* [buckets] */
     int narrow;            /* qa <= 255 and qa * |out_w| fits int16: the output's fast path */
+    int kbuckets;          /* input sets (1 before version 3); ft_w has kbuckets x inputs rows */
+    int kdyn;              /* a King move can change a perspective's set or mirroring */
+    uint8_t kmap[NNUE_MAX_SQUARES]; /* own King's relative square -> set | NNUE_KMIRROR */
 } NnueNet;
 
 /* Input count and kind count of a game. */
@@ -45,8 +56,12 @@ int nnue_kinds(int variant);
 /* The feature of piece pc on mailbox square sq seen by perspective persp (WHITE/BLACK). */
 int nnue_feature(const Position *pos, int persp, uint8_t pc, int sq);
 
-/* The active features of one perspective; out needs room for 64. Returns their count. */
+/* The active features of one perspective; out needs room for 64. Returns their count.
+ * These are the base features (without king buckets), which the trainer reads. */
 int nnue_active(const Position *pos, int persp, int *out);
+
+/* The king-bucket state (set | NNUE_KMIRROR) of perspective persp with its King on ksq. */
+int nnue_king_state(const NnueNet *net, const Position *pos, int persp, int ksq);
 
 /* CRC-32 (the zlib / PNG polynomial), continued from crc (0 to start). */
 uint32_t nnue_crc32(uint32_t crc, const uint8_t *data, size_t n);

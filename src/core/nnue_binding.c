@@ -141,8 +141,9 @@ static PyObject *Net_check_incremental(PyNet *self, PyObject *args)
     NnueState *st = seq ? nnue_state_new(self->net) : NULL;
     int16_t *fresh = st ? malloc(2 * (size_t)self->net->hidden * sizeof *fresh) : NULL;
     MoveList *list = fresh ? malloc(sizeof *list) : NULL;
+    MoveList *replies = list ? malloc(sizeof *replies) : NULL;
     long checks = 0;
-    int ok = list != NULL;
+    int ok = replies != NULL;
     if (seq && !ok)
         PyErr_NoMemory();
     Py_ssize_t n = ok ? PySequence_Fast_GET_SIZE(seq) : 0;
@@ -155,7 +156,18 @@ static PyObject *Net_check_incremental(PyNet *self, PyObject *args)
         gen_legal(&pos, list);
         for (int k = 0; ok && k < list->n; k++) {
             pos_make(&pos, list->moves[k]);
-            ok = same_as_refresh(st, &pos, fresh, "a legal move", (int)i);
+            if (k & 1) {
+                /* two plies before the first look: the accumulators catch up over both
+                 * moves, and the one in between must come out right too (looked at next) */
+                gen_legal(&pos, replies);
+                if (replies->n) {
+                    pos_make(&pos, replies->moves[(k / 2) % replies->n]);
+                    ok = same_as_refresh(st, &pos, fresh, "a legal move and a reply", (int)i);
+                    pos_unmake(&pos);
+                    checks++;
+                }
+            }
+            ok = ok && same_as_refresh(st, &pos, fresh, "a legal move", (int)i);
             pos_unmake(&pos);
             ok = ok && same_as_refresh(st, &pos, fresh, "taking a move back", (int)i);
             checks += 2;
@@ -183,6 +195,7 @@ static PyObject *Net_check_incremental(PyNet *self, PyObject *args)
         ok = same_as_refresh(st, &pos, fresh, "the game's move", (int)i);
         checks++;
     }
+    free(replies);
     free(list);
     free(fresh);
     nnue_state_free(st);
@@ -198,6 +211,7 @@ static PyObject *Net_check_incremental(PyNet *self, PyObject *args)
     }
 GET(variant, self->net->variant, "")
 GET(inputs, self->net->inputs, "")
+GET(king_buckets, self->net->kbuckets, "")
 GET(hidden, self->net->hidden, "")
 GET(activation, self->net->activation, "")
 GET(qa, self->net->qa, "")
@@ -214,6 +228,8 @@ static PyGetSetDef Net_getset[] = {
     { "qb", (getter)Net_get_qb, NULL, "output weight quantisation scale", NULL },
     { "scale", (getter)Net_get_scale, NULL, "centipawns per output unit", NULL },
     { "buckets", (getter)Net_get_buckets, NULL, "output buckets (by piece count)", NULL },
+    { "king_buckets", (getter)Net_get_king_buckets, NULL,
+      "input sets (by the own King's square; 1 before format version 3)", NULL },
     { NULL, NULL, NULL, NULL, NULL },
 };
 
