@@ -109,9 +109,11 @@ def train(
     )
     model = model.to(device)
     # Weight decay on the inputs' own rows only: with factors, what a square does not need
-    # beyond its piece's shared rows decays away (the usual remedy for little data).
-    own = [model.ft.weight]
-    rest = [p for p in model.parameters() if p is not model.ft.weight]
+    # beyond its piece's shared rows decays away (the usual remedy for little data). With
+    # king buckets a square's own row is its shared row across the sets (f_base), and each
+    # set's row is what it adds: both decay, so --decay means what it meant without sets.
+    own = [model.ft.weight] + ([model.f_base] if model.king_map is not None else [])
+    rest = [p for p in model.parameters() if all(p is not q for q in own)]
     opt = torch.optim.AdamW(
         [{"params": own, "weight_decay": cfg.decay}, {"params": rest, "weight_decay": 0.0}],
         lr=cfg.lr,
