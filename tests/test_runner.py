@@ -27,6 +27,7 @@ from runner_units import CrashOnce, Square
 from royalchess import pgn
 from royalchess.board import Board
 from royalchess.cli import main
+from royalchess.engine import Limit
 from royalchess.runner.analyse import read_input, run_analyse
 from royalchess.runner.backends import LocalBackend
 from royalchess.runner.datagen import MAGIC, read_games, read_positions, run_datagen
@@ -160,6 +161,38 @@ def test_builtin_player_searches_a_fixed_movetime_whole(monkeypatch: pytest.Monk
         with pytest.raises(RuntimeError, match="enough"):
             player.go(Board(), TimeControl(movetime=0.1), clock)
     assert seen == [0.0, 0.02]
+
+
+def test_builtin_player_nodes_option_replaces_or_caps_the_match_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """nodes=N: at --nodes it is searched instead of the match's count (equal-time matches
+    between engines of different speed); with a movetime or a clock it caps the search."""
+    spec = EngineSpec.parse("royalchess:nodes=2600,eval=classic")
+    assert spec.name == "royalchess nodes=2600"
+    player = open_player(spec, "chess", 1)
+    seen: list[Limit] = []
+
+    def search(board: Board, limit: Limit, **kwargs: float) -> object:
+        seen.append(limit)
+        raise RuntimeError("enough")
+
+    monkeypatch.setattr(player.engine, "search", search)  # type: ignore[attr-defined]
+    for tc, clock in (
+        (TimeControl(nodes=30000), None),
+        (TimeControl(movetime=0.1), None),
+        (TimeControl(base=10.0, inc=0.1), Clock(10.0, 10.0, 0.1)),
+    ):
+        with pytest.raises(RuntimeError, match="enough"):
+            player.go(Board(), tc, clock)
+    assert [lim.nodes for lim in seen] == [2600, 2600, 2600]
+    assert (seen[1].movetime, seen[2].wtime) == (0.1, 10.0)
+    plain = open_player(EngineSpec.parse("royalchess"), "chess", 1)
+    played = plain.go(Board(), TimeControl(nodes=2600), None).move
+    assert open_player(spec, "chess", 1).go(Board(), TimeControl(nodes=90000), None).move == played
+    for bad in ("nodes=0", "nodes=many"):
+        with pytest.raises(ValueError, match="option nodes"):
+            EngineSpec.parse(f"royalchess:{bad}")
 
 
 def test_openings_files(tmp_path: Path) -> None:

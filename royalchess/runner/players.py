@@ -8,7 +8,10 @@ An ENGINE is written
   ``set_param`` knows, as ``ROYALCHESS_PARAMS``), ``evalfile=PATH`` to evaluate with that
   NNUE net (docs/nnue.md), ``eval=classic|auto|nnue`` (default ``classic``, or ``nnue``
   with an ``evalfile``; ``auto`` is what ``Engine()`` plays: each game's bundled net, else
-  the classic evaluation), ``name`` for the PGN;
+  the classic evaluation), ``nodes=N`` to search N nodes a move whatever the match's limit
+  (at ``--nodes``, in its place: an equal-time match between builds or nets of different
+  speed gives the slower one fewer nodes; with a clock or ``--movetime``, a cap), ``name``
+  for the PGN;
 - ``uci:COMMAND`` or ``uci[Hash=16,UCI_Elo=2000,name=sf]:COMMAND`` — any UCI engine run as
   a subprocess, with UCI options (and ``name``, ``env.VAR=VALUE``) in the brackets; a path
   to an executable file is taken as ``uci:PATH``.
@@ -131,11 +134,13 @@ class EngineSpec:
         for key, value in _pairs(text):
             if key == "name":
                 name = value
-            elif key in ("level", "elo", "hash") or key.startswith("param."):
+            elif key in ("level", "elo", "hash", "nodes") or key.startswith("param."):
                 try:
-                    int(value)
+                    number = int(value)
                 except ValueError:
                     raise ValueError(f"royalchess option {key}={value!r}: not an integer") from None
+                if key == "nodes" and number < 1:
+                    raise ValueError(f"royalchess option nodes={value!r}: at least 1")
                 options.append((key, value))
             elif key == "evalfile":
                 options.append((key, value))
@@ -148,7 +153,7 @@ class EngineSpec:
                 options.append((key, value))
             else:
                 raise ValueError(
-                    f"unknown royalchess option {key!r}: level, elo, hash, param.NAME, "
+                    f"unknown royalchess option {key!r}: level, elo, hash, nodes, param.NAME, "
                     "evalfile, eval or name"
                 )
         keys = dict(options)
@@ -156,7 +161,9 @@ class EngineSpec:
             raise ValueError("royalchess options eval=classic and evalfile=PATH contradict")
         if not name:
             name = "royalchess" + "".join(
-                f" {k}={v}" for k, v in options if k in ("level", "elo") or k.startswith("param.")
+                f" {k}={v}"
+                for k, v in options
+                if k in ("level", "elo", "nodes") or k.startswith("param.")
             )
         return cls("royalchess", name, tuple(options))
 
@@ -250,12 +257,14 @@ class BuiltinPlayer:
         self.name = self.name or self.spec.name
 
     def go(self, board: Board, limit: TimeControl, clock: Clock | None) -> Turn:
+        own = dict(self.spec.options).get("nodes")
+        nodes = int(own) if own is not None else None
         if clock is not None:
             search_limit = Limit(
-                wtime=clock.white, btime=clock.black, winc=clock.inc, binc=clock.inc
+                wtime=clock.white, btime=clock.black, winc=clock.inc, binc=clock.inc, nodes=nodes
             )
         else:
-            search_limit = Limit(nodes=limit.nodes, movetime=limit.movetime)
+            search_limit = Limit(nodes=nodes or limit.nodes, movetime=limit.movetime)
         start = time.monotonic()
         # in process there is no pipe to keep time for: a fixed movetime is searched whole,
         # as Stockfish searches its own (it gives Move Overhead to clocks only)

@@ -337,23 +337,41 @@ typedef struct {
     uint8_t ks[2];         /* each perspective's king state (nnue_king_state) */
 } Tag;
 
+/* With king buckets, a King's move to another input set rebuilds its perspective. Rather
+ * than from every piece, it starts from the last accumulator built in that set (a "Finny
+ * table", as Stockfish calls it) and applies the squares that changed since. */
+typedef struct {
+    int valid;
+    uint8_t board[NNUE_MAX_SQUARES]; /* the pieces it was built for, by rank * files + file */
+    int16_t *acc;                    /* hidden */
+} Finny;
+
 struct NnueState {
     const NnueNet *net;
     Tag tag[RING];
     int16_t *acc;          /* RING x 2 x hidden */
+    Finny *finny;          /* [2][2 * kbuckets] (perspective, set, mirrored), or NULL */
+    int16_t *finny_acc;
 };
 
 NnueState *nnue_state_new(const NnueNet *net)
 {
-    NnueState *st = malloc(sizeof *st);
+    NnueState *st = calloc(1, sizeof *st);
     if (!st)
         return NULL;
     st->net = net;
     st->acc = malloc((size_t)RING * 2 * net->hidden * sizeof *st->acc);
-    if (!st->acc) {
-        free(st);
+    size_t entries = net->kdyn ? 2 * 2 * (size_t)net->kbuckets : 0;
+    if (entries) {
+        st->finny = calloc(entries, sizeof *st->finny);
+        st->finny_acc = malloc(entries * net->hidden * sizeof *st->finny_acc);
+    }
+    if (!st->acc || (entries && (!st->finny || !st->finny_acc))) {
+        nnue_state_free(st);
         return NULL;
     }
+    for (size_t i = 0; i < entries; i++)
+        st->finny[i].acc = st->finny_acc + i * net->hidden;
     for (int i = 0; i < RING; i++)
         st->tag[i].ply = -1;
     return st;
@@ -364,6 +382,8 @@ void nnue_state_free(NnueState *st)
     if (!st)
         return;
     free(st->acc);
+    free(st->finny);
+    free(st->finny_acc);
     free(st);
 }
 
@@ -435,6 +455,42 @@ static int king_state_after(const NnueNet *net, const Position *pos, const Undo 
     return ks;
 }
 
+/* Perspective p's accumulator of pos into out, through its set's Finny entry. */
+static void refresh_side_cached(NnueState *st, const Position *pos, int p, int16_t *out)
+{
+    const NnueNet *net = st->net;
+    int h = net->hidden, ks = nnue_king_state(net, pos, p, pos->king[p]);
+    Finny *f = &st->finny[(p * net->kbuckets + (ks & ~NNUE_KMIRROR)) * 2 + !!(ks & NNUE_KMIRROR)];
+    if (!f->valid) {
+        refresh_side(net, pos, p, f->acc);
+        for (int r = 0, i = 0; r < pos->ranks; r++)
+            for (int c = 0; c < pos->files; c++, i++)
+                f->board[i] = pos->board[SQ(c, r)];
+        f->valid = 1;
+    } else {
+        for (int r = 0; r < pos->ranks; r++) {
+            int i = r * pos->files;
+            /* a rank of the mailbox is a run of bytes: most ranks did not change */
+            if (memcmp(f->board + i, pos->board + SQ(0, r), (size_t)pos->files) == 0)
+                continue;
+            for (int c = 0; c < pos->files; c++, i++) {
+                int sq = SQ(c, r);
+                uint8_t old = f->board[i], now = pos->board[sq];
+                if (old == now)
+                    continue;
+                if (old)
+                    sub_row(f->acc, net->ft_w + (size_t)net_feature(net, pos, p, old, sq, ks) * h,
+                            h);
+                if (now)
+                    add_row(f->acc, net->ft_w + (size_t)net_feature(net, pos, p, now, sq, ks) * h,
+                            h);
+                f->board[i] = now;
+            }
+        }
+    }
+    memcpy(out, f->acc, (size_t)h * sizeof *out);
+}
+
 const int16_t *nnue_state_accumulator(NnueState *st, const Position *pos)
 {
     const NnueNet *net = st->net;
@@ -450,7 +506,10 @@ const int16_t *nnue_state_accumulator(NnueState *st, const Position *pos)
         }
     }
     int16_t *cur = st->acc + (size_t)(ply & (RING - 1)) * size;
-    if (from < 0) {
+    if (from < 0 && st->finny) {
+        refresh_side_cached(st, pos, WHITE, cur);
+        refresh_side_cached(st, pos, BLACK, cur + h);
+    } else if (from < 0) {
         nnue_refresh(net, pos, cur);
     } else {
         /* A perspective whose King changes its input set on the way cannot be updated: it
@@ -470,7 +529,7 @@ const int16_t *nnue_state_accumulator(NnueState *st, const Position *pos)
         }
         for (int p = 0; p < 2; p++)
             if (!live[p])
-                refresh_side(net, pos, p, cur + p * h);
+                refresh_side_cached(st, pos, p, cur + p * h);
     }
     st->tag[ply & (RING - 1)] = (Tag){
         pos->bkey, ply,
