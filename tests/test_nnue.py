@@ -430,9 +430,15 @@ def test_bad_files_are_refused_by_name(tmp_path, mangle, message) -> None:
     ],
 )
 def test_bad_bucketed_files_are_refused_by_name(tmp_path, mangle, message) -> None:
-    data = encode_net(random_weights("chess", hidden=16, buckets=4))
+    assert_refused(
+        tmp_path, mangle(encode_net(random_weights("chess", hidden=16, buckets=4))), message
+    )
+
+
+def assert_refused(tmp_path, data: bytes, message: str) -> None:
+    """A chess net file of these bytes does not load, with *message* in the error."""
     path = tmp_path / "bad.nnue"
-    path.write_bytes(mangle(data))
+    path.write_bytes(data)
     with pytest.raises(NetFileError, match=message):
         load_net(path, "chess")
 
@@ -456,19 +462,15 @@ def _kmap_entry(data: bytes, square: int, value: int) -> bytes:
     ],
 )
 def test_bad_king_bucket_files_are_refused_by_name(tmp_path, mangle, message) -> None:
-    data = encode_net(random_weights("chess", hidden=16, layout="4"))
-    path = tmp_path / "bad.nnue"
-    path.write_bytes(mangle(data))
-    with pytest.raises(NetFileError, match=message):
-        load_net(path, "chess")
+    assert_refused(
+        tmp_path, mangle(encode_net(random_weights("chess", hidden=16, layout="4"))), message
+    )
 
 
 def test_king_bucket_count_must_match_the_payload(tmp_path) -> None:
     data = encode_net(random_weights("chess", hidden=16, layout="mirror"))
-    path = tmp_path / "bad.nnue"
-    path.write_bytes(_header_field(data, 9, 2))  # every map entry is still below 2
-    with pytest.raises(NetFileError, match="declares a payload"):
-        load_net(path, "chess")
+    # every map entry is still below 2
+    assert_refused(tmp_path, _header_field(data, 9, 2), "declares a payload")
 
 
 def test_missing_and_wrong_game_files(tmp_path) -> None:

@@ -19,6 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: t
 
 from train import data as train_data
 from train.__main__ import main as train_main
+from train.data import Dataset
+from train.model import Nnue
 from train.trainer import Config, evaluate_loss, train
 
 torch.set_num_threads(1)  # the machine's cores are shared; one thread is also reproducible
@@ -46,6 +48,16 @@ def make_datagen_file(path: Path, variant: str, games: int, seed: int) -> None:
             )
         )
     path.write_bytes(b"".join(blocks))
+
+
+def assert_same_as_the_model(net: _core.Net, model: Nnue, data: Dataset, fens: list[str]) -> None:
+    """The exported net in the C core evaluates every position as the float model, within
+    the quantisation error (see test_tiny_net_learns_and_exports_faithfully)."""
+    with torch.no_grad():
+        want = model.centipawns(data.stm, data.nstm).tolist()
+    diffs = [net.evaluate(fen) - w for fen, w in zip(fens, want, strict=True)]
+    assert max(map(abs, diffs)) <= 30
+    assert sum(map(abs, diffs)) / len(diffs) <= 8
 
 
 @pytest.mark.parametrize("variant", ["chess", "royal"])
@@ -220,11 +232,7 @@ def test_bucketed_net_exports_faithfully(tmp_path: Path, variant: str) -> None:
     core_id = get_variant(variant).core_id
     used = {bucket(variant, 16, len(_core.nnue_features(f, core_id)[0])) for f in fens}
     assert len(used) >= 2
-    with torch.no_grad():
-        want = model.centipawns(data.stm, data.nstm).tolist()
-    diffs = [net.evaluate(fen) - w for fen, w in zip(fens, want, strict=True)]
-    assert max(map(abs, diffs)) <= 30
-    assert sum(map(abs, diffs)) / len(diffs) <= 8
+    assert_same_as_the_model(net, model, data, fens)
 
 
 def test_royal_reflection_is_the_same_game() -> None:
@@ -300,8 +308,4 @@ def test_king_bucketed_net_exports_faithfully(tmp_path: Path, variant: str, layo
         if 5 * squares <= f < 6 * squares
     }
     assert len(states) >= 3
-    with torch.no_grad():
-        want = model.centipawns(data.stm, data.nstm).tolist()
-    diffs = [net.evaluate(fen) - w for fen, w in zip(fens, want, strict=True)]
-    assert max(map(abs, diffs)) <= 30
-    assert sum(map(abs, diffs)) / len(diffs) <= 8
+    assert_same_as_the_model(net, model, data, fens)
