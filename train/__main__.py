@@ -84,8 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     start = time.monotonic()
     everything = load(args.data, args.variant, args.limit, args.cache, args.mirror)
     data, held = split(everything, args.validation, args.seed)
+    total = len(everything)
+    del everything  # the split copied it: training need not hold every example twice
     print(
-        f"{len(everything)} {data.variant} positions read in {time.monotonic() - start:.1f} s"
+        f"{total} {data.variant} positions read in {time.monotonic() - start:.1f} s"
         f" ({len(data)} to train, {len(held)} held out); training on "
         f"{pick_device(cfg.device)}, {cfg.threads} thread(s)",
         file=sys.stderr,
