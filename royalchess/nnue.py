@@ -130,7 +130,7 @@ def king_layout(variant: str, name: str) -> tuple[int, list[int]]:
                 band = 0 if rank == 0 else 1 if rank == 1 else 2 if rank <= 3 else 3
                 b = 2 * band + inner
             out.append(b | (KING_MIRROR if mirrored else 0))
-    return {"mirror": 1, "4": 4, "8": 8}[name], out
+    return 1 + max(v & ~KING_MIRROR for v in out), out
 
 
 def encode_net(w: NetWeights) -> bytes:

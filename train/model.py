@@ -47,7 +47,6 @@ class Nnue(nn.Module):
         self.factorise = factorise
         self.buckets = buckets
         self.max_pieces = max_pieces(variant)
-        self.king_layout = king_layout
         self.king_buckets, self.king_map = 1, None
         rules = get_variant(variant)
         self.files, self.squares = rules.files, rules.files * rules.ranks

@@ -234,9 +234,12 @@ class BuiltinPlayer:
     seed: int
     name: str = ""
     engine: Engine = field(init=False)
+    nodes: int | None = field(init=False)
+    """The spec's own node count (``nodes=N``), if it has one."""
 
     def __post_init__(self) -> None:
         opts = dict(self.spec.options)
+        self.nodes = int(opts["nodes"]) if "nodes" in opts else None
         level = int(opts["level"]) if "level" in opts else None
         elo = int(opts["elo"]) if "elo" in opts else None
         net = opts.get("evalfile")
@@ -257,14 +260,16 @@ class BuiltinPlayer:
         self.name = self.name or self.spec.name
 
     def go(self, board: Board, limit: TimeControl, clock: Clock | None) -> Turn:
-        own = dict(self.spec.options).get("nodes")
-        nodes = int(own) if own is not None else None
         if clock is not None:
             search_limit = Limit(
-                wtime=clock.white, btime=clock.black, winc=clock.inc, binc=clock.inc, nodes=nodes
+                wtime=clock.white,
+                btime=clock.black,
+                winc=clock.inc,
+                binc=clock.inc,
+                nodes=self.nodes,
             )
         else:
-            search_limit = Limit(nodes=nodes or limit.nodes, movetime=limit.movetime)
+            search_limit = Limit(nodes=self.nodes or limit.nodes, movetime=limit.movetime)
         start = time.monotonic()
         # in process there is no pipe to keep time for: a fixed movetime is searched whole,
         # as Stockfish searches its own (it gives Move Overhead to clocks only)

@@ -341,9 +341,8 @@ typedef struct {
  * than from every piece, it starts from the last accumulator built in that set (a "Finny
  * table", as Stockfish calls it) and applies the squares that changed since. */
 typedef struct {
-    int valid;
     uint8_t board[NNUE_MAX_SQUARES]; /* the pieces it was built for, by rank * files + file */
-    int16_t *acc;                    /* hidden */
+    int16_t *acc;                    /* hidden; an empty board's (the biases) to start */
 } Finny;
 
 struct NnueState {
@@ -370,8 +369,10 @@ NnueState *nnue_state_new(const NnueNet *net)
         nnue_state_free(st);
         return NULL;
     }
-    for (size_t i = 0; i < entries; i++)
+    for (size_t i = 0; i < entries; i++) {
         st->finny[i].acc = st->finny_acc + i * net->hidden;
+        memcpy(st->finny[i].acc, net->ft_b, (size_t)net->hidden * sizeof *net->ft_b);
+    }
     for (int i = 0; i < RING; i++)
         st->tag[i].ply = -1;
     return st;
@@ -461,31 +462,21 @@ static void refresh_side_cached(NnueState *st, const Position *pos, int p, int16
     const NnueNet *net = st->net;
     int h = net->hidden, ks = nnue_king_state(net, pos, p, pos->king[p]);
     Finny *f = &st->finny[(p * net->kbuckets + (ks & ~NNUE_KMIRROR)) * 2 + !!(ks & NNUE_KMIRROR)];
-    if (!f->valid) {
-        refresh_side(net, pos, p, f->acc);
-        for (int r = 0, i = 0; r < pos->ranks; r++)
-            for (int c = 0; c < pos->files; c++, i++)
-                f->board[i] = pos->board[SQ(c, r)];
-        f->valid = 1;
-    } else {
-        for (int r = 0; r < pos->ranks; r++) {
-            int i = r * pos->files;
-            /* a rank of the mailbox is a run of bytes: most ranks did not change */
-            if (memcmp(f->board + i, pos->board + SQ(0, r), (size_t)pos->files) == 0)
+    for (int r = 0; r < pos->ranks; r++) {
+        int i = r * pos->files;
+        /* a rank of the mailbox is a run of bytes: most ranks did not change */
+        if (memcmp(f->board + i, pos->board + SQ(0, r), (size_t)pos->files) == 0)
+            continue;
+        for (int c = 0; c < pos->files; c++, i++) {
+            int sq = SQ(c, r);
+            uint8_t old = f->board[i], now = pos->board[sq];
+            if (old == now)
                 continue;
-            for (int c = 0; c < pos->files; c++, i++) {
-                int sq = SQ(c, r);
-                uint8_t old = f->board[i], now = pos->board[sq];
-                if (old == now)
-                    continue;
-                if (old)
-                    sub_row(f->acc, net->ft_w + (size_t)net_feature(net, pos, p, old, sq, ks) * h,
-                            h);
-                if (now)
-                    add_row(f->acc, net->ft_w + (size_t)net_feature(net, pos, p, now, sq, ks) * h,
-                            h);
-                f->board[i] = now;
-            }
+            if (old)
+                sub_row(f->acc, net->ft_w + (size_t)net_feature(net, pos, p, old, sq, ks) * h, h);
+            if (now)
+                add_row(f->acc, net->ft_w + (size_t)net_feature(net, pos, p, now, sq, ks) * h, h);
+            f->board[i] = now;
         }
     }
     memcpy(out, f->acc, (size_t)h * sizeof *out);
