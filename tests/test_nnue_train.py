@@ -123,6 +123,20 @@ def test_validation_holds_out_whole_games_and_cache_matches(tmp_path: Path) -> N
             assert torch.equal(getattr(d, name), getattr(plain, name))
 
 
+def test_load_concatenates_files_into_narrow_features(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.bin", tmp_path / "b.bin"
+    make_datagen_file(a, "royal", games=3, seed=5)
+    make_datagen_file(b, "royal", games=4, seed=6)
+    one, two, both = train_data.load([a]), train_data.load([b]), train_data.load([a, b])
+    assert both.stm.dtype == both.nstm.dtype == torch.int16
+    assert one.game is not None and two.game is not None and both.game is not None
+    for name in ("stm", "nstm", "score", "result"):
+        assert torch.equal(getattr(both, name), torch.cat([getattr(one, name), getattr(two, name)]))
+    assert torch.equal(both.game, torch.cat([one.game, two.game + int(one.game.max()) + 1]))
+    parts = [torch.arange(6).view(3, 2), torch.arange(6, 10).view(2, 2)]
+    assert torch.equal(train_data._concat(parts), torch.arange(10).view(5, 2)) and not parts
+
+
 def test_keep_best_returns_the_lowest_validation_epoch(tmp_path: Path) -> None:
     path = tmp_path / "royal.bin"
     make_datagen_file(path, "royal", games=6, seed=13)

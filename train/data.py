@@ -30,8 +30,8 @@ class Dataset:
     """Positions as padded feature indices (padding = the input count) and targets."""
 
     variant: str
-    stm: torch.Tensor  # [n, width] int32
-    nstm: torch.Tensor  # [n, width] int32
+    stm: torch.Tensor  # [n, width] int16 (int32 as extracted; load narrows them)
+    nstm: torch.Tensor  # [n, width] int16
     score: torch.Tensor  # [n] float, centipawns for the side to move, clipped
     result: torch.Tensor  # [n] float, 1 win, 0.5 draw, 0 loss for the side to move
     game: torch.Tensor | None = None
@@ -155,6 +155,24 @@ def _cached(
     return data
 
 
+FEATURE_DTYPE = torch.int16
+FEATURE_MAX = torch.iinfo(FEATURE_DTYPE).max  # the padding index is the input count
+
+
+def _concat(tensors: list[torch.Tensor]) -> torch.Tensor:
+    """torch.cat that empties *tensors* as it goes: each part is freed once copied, so the
+    peak is the result plus one part, not the result plus all of them."""
+    out = torch.empty((sum(len(t) for t in tensors), *tensors[0].shape[1:]), dtype=tensors[0].dtype)
+    at = 0
+    tensors.reverse()
+    while tensors:
+        t = tensors.pop()
+        out[at : at + len(t)] = t
+        at += len(t)
+        del t
+    return out
+
+
 def load(
     paths: Iterable[str | os.PathLike[str]],
     variant: str | None = None,
@@ -164,8 +182,9 @@ def load(
 ) -> Dataset:
     """Every position of the datagen files (of one game; *variant* picks it when mixed).
 
-    Features go into flat int32 tensors (about 330 bytes a Royal Chess position), so
-    millions of positions fit in memory; *cache_dir* keeps them between runs. *mirror*
+    Features go into int16 tensors (the inputs number fewer than 32,768; about 150 bytes a
+    chess example with its targets), filled part by part so that loading holds the
+    examples about once, not twice; *cache_dir* keeps them between runs. *mirror*
     adds the reflection of each position without castling rights (mirror_fen).
     *limit* counts positions after that."""
     parts: list[Dataset] = []
@@ -176,19 +195,18 @@ def load(
             continue
         variant = d.variant
         assert d.game is not None
+        if int(_core.nnue_inputs(get_variant(variant).core_id)) > FEATURE_MAX:
+            raise ValueError(f"{variant}: too many inputs for int16 features")
+        d.stm, d.nstm = d.stm.to(FEATURE_DTYPE), d.nstm.to(FEATURE_DTYPE)
         d.game = d.game + games
         games = int(d.game[-1]) + 1
         parts.append(d)
     if variant is None or not parts:
         raise ValueError("no positions in the data files")
-    data = Dataset(
-        variant,
-        torch.cat([d.stm for d in parts]),
-        torch.cat([d.nstm for d in parts]),
-        torch.cat([d.score for d in parts]),
-        torch.cat([d.result for d in parts]),
-        torch.cat([d.game for d in parts if d.game is not None]),
-    )
+    fields = ("stm", "nstm", "score", "result", "game")
+    columns = {f: [getattr(d, f) for d in parts] for f in fields}
+    parts.clear()  # the columns hold the only references: _concat frees each once copied
+    data = Dataset(variant, *(_concat(columns[f]) for f in fields))
     if limit is not None and limit < len(data):
         data = data.take(torch.arange(limit))
     return data

@@ -128,6 +128,8 @@ class Nnue(nn.Module):
         return x * x if self.activation == "screlu" else x
 
     def forward(self, stm: torch.Tensor, nstm: torch.Tensor) -> torch.Tensor:
+        # datasets keep features narrow (train.data.FEATURE_DTYPE); embedding wants int32+
+        stm, nstm = stm.to(torch.int32), nstm.to(torch.int32)
         pieces = (stm != self.inputs).sum(dim=1)
         stm, nstm = self.king_features(stm), self.king_features(nstm)
         if self.factorise or self.king_map is not None:
