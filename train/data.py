@@ -16,7 +16,7 @@ from pathlib import Path
 import torch
 
 from royalchess import _core
-from royalchess.nnue import max_pieces
+from royalchess.nnue import feature_count, max_pieces
 from royalchess.runner.datagen import read_games
 from royalchess.variants import get_variant
 
@@ -169,7 +169,6 @@ def _concat(tensors: list[torch.Tensor]) -> torch.Tensor:
         t = tensors.pop()
         out[at : at + len(t)] = t
         at += len(t)
-        del t
     return out
 
 
@@ -195,7 +194,7 @@ def load(
             continue
         variant = d.variant
         assert d.game is not None
-        if int(_core.nnue_inputs(get_variant(variant).core_id)) > FEATURE_MAX:
+        if feature_count(variant) > FEATURE_MAX:
             raise ValueError(f"{variant}: too many inputs for int16 features")
         d.stm, d.nstm = d.stm.to(FEATURE_DTYPE), d.nstm.to(FEATURE_DTYPE)
         d.game = d.game + games
