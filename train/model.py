@@ -28,6 +28,12 @@ class Nnue(nn.Module):
     is learnt from every position.
     """
 
+    # index buffers (register_buffer), declared so type checkers know they are tensors
+    kmap: torch.Tensor
+    piece_of: torch.Tensor
+    rank_of: torch.Tensor
+    file_of: torch.Tensor
+
     def __init__(
         self,
         variant: str,
@@ -139,7 +145,7 @@ class Nnue(nn.Module):
         else:
             a = self.ft(stm) + self.ft_b
             b = self.ft(nstm) + self.ft_b
-        out = self.out(torch.cat([self.act(a), self.act(b)], dim=1))
+        out: torch.Tensor = self.out(torch.cat([self.act(a), self.act(b)], dim=1))
         if self.buckets == 1:
             return out.squeeze(1)
         # a feature per piece; the padding index fills the rest (as royalchess.nnue.bucket)

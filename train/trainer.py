@@ -137,7 +137,7 @@ def train(
                 data.result[idx].to(device),
                 cfg,
             )
-            loss.backward()
+            torch.autograd.backward(loss)  # typed, unlike Tensor.backward
             opt.step()
             model.clip_()
             total += loss.item() * len(idx)
