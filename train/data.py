@@ -106,7 +106,7 @@ def _extract(
             rules = get_variant(variant)
             core_id, files = rules.core_id, rules.files
             # a slot per piece: the most a game can have (promotions add none)
-            pad, w = int(_core.nnue_inputs(core_id)), max_pieces(variant)
+            pad, w = feature_count(variant), max_pieces(variant)
         for fen, score, _ in game.positions:
             stm_result = game.result if " w " in fen else -game.result
             reflected = mirror_fen(fen, files) if mirror else None

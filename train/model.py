@@ -6,8 +6,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from royalchess import _core
-from royalchess.nnue import KING_MIRROR, NetWeights, max_pieces
+from royalchess.nnue import KING_MIRROR, NetWeights, feature_count, max_pieces
 from royalchess.nnue import king_layout as named_layout
 from royalchess.variants import get_variant
 
@@ -47,7 +46,7 @@ class Nnue(nn.Module):
         if activation not in ("crelu", "screlu"):
             raise ValueError(f"unknown activation {activation!r}")
         self.variant = variant
-        self.inputs = int(_core.nnue_inputs(get_variant(variant).core_id))
+        self.inputs = feature_count(variant)
         self.hidden = hidden
         self.activation = activation
         self.factorise = factorise
