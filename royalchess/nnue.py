@@ -27,12 +27,14 @@ __all__ = [
     "NetWeights",
     "bucket",
     "bundled_net",
+    "decode_net",
     "encode_net",
     "feature_count",
     "king_layout",
     "load_net",
     "max_pieces",
     "net_game",
+    "read_net",
     "write_net",
 ]
 
@@ -200,6 +202,66 @@ def _read(path: str | os.PathLike[str]) -> bytes:
         raise NetFileError(f"{path}: net file not found") from None
     except OSError as e:
         raise NetFileError(f"{path}: cannot read the net file ({e.strerror})") from None
+
+
+def decode_net(data: bytes) -> NetWeights:
+    """The weights of a net file's bytes (the inverse of :func:`encode_net`); the core checks
+    the file first, so a bad one raises :class:`NetFileError` naming the problem."""
+    known = len(data) >= 16 and data[:4] == MAGIC
+    version, game = struct.unpack_from("<2I", data, 4) if known else (0, 0)
+    # a file of no known game is checked as a chess net: the core names what is wrong
+    variant = next((n for n in ("chess", "royal") if get_variant(n).core_id == game), "chess")
+    try:
+        _core.Net(data, get_variant(variant).core_id)
+    except ValueError as e:
+        raise NetFileError(str(e)) from None
+    kmap: list[int] | None = None
+    if version == 1:
+        fields = _HEADER.unpack_from(data)
+        nb, kb, start = 1, 1, _HEADER.size
+    elif version == 2:
+        fields = _HEADER_V2.unpack_from(data)
+        nb, kb, start = fields[9], 1, _HEADER_V2.size
+    else:
+        fields = _HEADER_V3.unpack_from(data)
+        nb, kb = fields[9], fields[10]
+        squares = get_variant(variant).files * get_variant(variant).ranks
+        kmap = list(data[_HEADER_V3.size : _HEADER_V3.size + squares])
+        start = _HEADER_V3.size + squares
+    inputs, h, act, qa, qb, scale = fields[3:9]
+    n = kb * inputs * h + h + 2 * h * nb
+    payload = array("h")
+    payload.frombytes(data[start : start + 2 * n])
+    if array("h", [1]).tobytes() != b"\1\0":
+        payload.byteswap()
+    biases = list(struct.unpack_from(f"<{nb}i", data, start + 2 * n))
+    ft_end = kb * inputs * h
+    return NetWeights(
+        variant=variant,
+        hidden=h,
+        activation=next(k for k, v in ACTIVATIONS.items() if v == act),
+        qa=qa,
+        qb=qb,
+        scale=scale,
+        ft_w=payload[:ft_end].tolist(),
+        ft_b=payload[ft_end : ft_end + h].tolist(),
+        out_w=payload[ft_end + h :].tolist(),
+        out_b=biases[0] if nb == 1 else biases,
+        buckets=nb,
+        king_buckets=kb,
+        king_map=kmap,
+    )
+
+
+def read_net(path: str | os.PathLike[str]) -> NetWeights:
+    """The weights of a net file (to start training from it, or to inspect it);
+    :class:`NetFileError` names the file and what is wrong with it."""
+    try:
+        return decode_net(_read(path))
+    except NetFileError as e:
+        if str(e).startswith(str(path)):
+            raise
+        raise NetFileError(f"{path}: {e}") from None
 
 
 def net_game(path: str | os.PathLike[str]) -> str:

@@ -25,6 +25,7 @@ from royalchess.nnue import (
     feature_count,
     king_layout,
     load_net,
+    read_net,
     write_net,
 )
 from royalchess.variants import get_variant
@@ -465,3 +466,43 @@ def test_missing_and_wrong_game_files(tmp_path) -> None:
     write_net(path, random_weights("chess", hidden=16))
     with pytest.raises(NetFileError, match="for chess, not for Royal Chess"):
         load_net(path, "royal")
+
+
+@pytest.mark.parametrize(
+    ("variant", "buckets", "layout"),
+    [
+        ("chess", 1, None),
+        ("royal", 1, None),
+        ("chess", 4, None),
+        ("royal", 8, "4"),
+        ("chess", 2, "mirror"),
+        ("chess", 8, "8"),
+    ],
+)
+def test_read_net_is_the_inverse_of_write_net(tmp_path, variant, buckets, layout) -> None:
+    w = random_weights(variant, hidden=16, seed=7, buckets=buckets, layout=layout)
+    path = tmp_path / "net.nnue"
+    write_net(path, w)
+    back = read_net(path)
+    assert back == w
+    assert encode_net(back) == path.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("mangle", "message"),
+    [
+        (lambda d: d[:10], "truncated: 10 bytes"),
+        (lambda d: d[:-100], "truncated"),
+        (lambda d: b"XXXX" + d[4:], "bad magic"),
+        (lambda d: _header_field(d, 1, 77), "net file is for"),
+        (lambda d: d[:100] + bytes([d[100] ^ 1]) + d[101:], "corrupted: checksum"),
+    ],
+)
+def test_read_net_refuses_bad_files_by_name(tmp_path, mangle, message) -> None:
+    path = tmp_path / "bad.nnue"
+    path.write_bytes(mangle(encode_net(random_weights("royal", hidden=16, buckets=2))))
+    with pytest.raises(NetFileError, match=message) as info:
+        read_net(path)
+    assert str(path) in str(info.value)
+    with pytest.raises(NetFileError, match="net file not found"):
+        read_net(tmp_path / "nowhere.nnue")

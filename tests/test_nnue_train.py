@@ -323,3 +323,53 @@ def test_king_bucketed_net_exports_faithfully(tmp_path: Path, variant: str, layo
     }
     assert len(states) >= 3
     assert_same_as_the_model(net, model, data, fens)
+
+
+@pytest.mark.parametrize(
+    ("variant", "extra"),
+    [("royal", ["--factorise"]), ("chess", ["--king-buckets", "4", "--buckets", "4"])],
+)
+def test_init_starts_from_a_nets_weights(tmp_path: Path, variant: str, extra: list[str]) -> None:
+    """--init: the net's weights, dequantised, are the model's (exported again, the same
+    net); with no learning rate they stay; the net's shape is the model's; training from it
+    goes on from its loss, not from a random start's."""
+    from royalchess.nnue import NetWeights, read_net
+
+    path = tmp_path / "data.bin"
+    make_datagen_file(path, variant, games=6, seed=31)
+    first = tmp_path / "first.nnue"
+    argv = [str(path), "--epochs", "4", "--batch", "64", "--validation", "0", "--lr", "3e-3"]
+    assert train_main([*argv, "-o", str(first), "--hidden", "16", *extra]) == 0
+    w = read_net(first)
+
+    data = train_data.load([path])
+    layout = "4" if "--king-buckets" in extra else None
+    factorise = "--factorise" in extra
+    model = Nnue(variant, 16, "screlu", factorise, w.buckets, layout)
+    model.load(w)
+    assert model.export() == w
+
+    def cfg(init: NetWeights | None) -> Config:
+        return Config(
+            hidden=16,
+            buckets=w.buckets,
+            king_layout=layout,
+            factorise=factorise,
+            epochs=2,
+            batch=64,
+            lr=0.0,
+            init=init,
+        )
+
+    still, losses = train(data, cfg(w))
+    assert still.export() == w and losses[-1] == pytest.approx(losses[0], rel=1e-5)
+    assert train(data, cfg(None))[1][0] > losses[0]  # the trained net fits better than random
+
+    # the command line takes the shape from the net and refuses another one
+    again = tmp_path / "again.nnue"
+    assert train_main([*argv, "-o", str(again), "--init", str(first), "--lr", "1e-4"]) == 0
+    assert read_net(again).hidden == 16 and read_net(again).buckets == w.buckets
+    with pytest.raises(SystemExit):
+        train_main([*argv, "-o", str(again), "--init", str(first), "--hidden", "32"])
+    with pytest.raises(SystemExit):
+        train_main([*argv, "-o", str(again), "--init", str(tmp_path / "none.nnue")])

@@ -3,7 +3,11 @@
 python -m train DATA.bin [DATA2.bin ...] -o royal.nnue [--variant royal] [--hidden 128]
     [--epochs 10] [--batch 4096] [--lr 1e-3] [--wdl 0.3] [--seed 1] [--device cpu]
     [--validation 0.1] [--threads 1] [--cache DIR] [--factorise] [--mirror] [--last]
-    [--buckets 1] [--king-buckets mirror|4|8]
+    [--buckets 1] [--king-buckets mirror|4|8] [--init NET.nnue]
+
+With --init the training starts from a net's weights (its shape: hidden size, buckets,
+activation and king layout, are the net's), e.g. to go on training the shipped net on new
+data at a lower learning rate.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import argparse
 import sys
 import time
 
-from royalchess.nnue import KING_LAYOUTS, write_net
+from royalchess.nnue import KING_LAYOUTS, NetFileError, NetWeights, king_layout, read_net, write_net
 from train.data import load, split
 from train.trainer import Config, pick_device, train
 
@@ -54,19 +58,46 @@ def main(argv: list[str] | None = None) -> int:
         choices=KING_LAYOUTS,
         help="input sets by the own King's square (docs/nnue.md); default: none",
     )
+    ap.add_argument(
+        "--init",
+        metavar="NET",
+        help="start from this net's weights (and shape), not at random",
+    )
     cfg = Config()
-    for name in ("hidden", "epochs", "batch", "buckets"):
+    for name in ("hidden", "buckets"):
+        ap.add_argument(f"--{name}", type=int, help=f"default: {getattr(cfg, name)} (or --init's)")
+    for name in ("epochs", "batch"):
         ap.add_argument(f"--{name}", type=int, default=getattr(cfg, name))
     for name in ("lr", "wdl", "k", "decay"):
         ap.add_argument(f"--{name}", type=float, default=getattr(cfg, name))
     ap.add_argument("--seed", type=int, default=cfg.seed)
     ap.add_argument("--threads", type=int, default=cfg.threads, help="CPU threads (1)")
-    ap.add_argument("--activation", choices=["screlu", "crelu"], default=cfg.activation)
+    ap.add_argument(
+        "--activation",
+        choices=["screlu", "crelu"],
+        help=f"default: {cfg.activation} (or --init's)",
+    )
     ap.add_argument("--device", help="cpu, cuda, ... (default: a GPU when present)")
     args = ap.parse_args(argv)
+    init: NetWeights | None = None
+    if args.init:
+        try:
+            init = read_net(args.init)
+        except NetFileError as e:
+            ap.error(str(e))
+        shape = _shape(init)
+        if shape["king_buckets"] == "custom":
+            ap.error(f"--init {args.init}: its king-square map is none of {KING_LAYOUTS}")
+        given = {"hidden": args.hidden, "buckets": args.buckets, "activation": args.activation}
+        given["king_buckets"] = args.king_buckets
+        for name, value in given.items():
+            if value is not None and value != shape[name]:
+                flag = name.replace("_", "-")
+                ap.error(f"--{flag} {value}: the --init net has {shape[name]}")
+            setattr(args, name, shape[name])
     cfg = Config(
-        hidden=args.hidden,
-        activation=args.activation,
+        hidden=args.hidden if args.hidden is not None else cfg.hidden,
+        activation=args.activation or cfg.activation,
         epochs=args.epochs,
         batch=args.batch,
         lr=args.lr,
@@ -78,8 +109,9 @@ def main(argv: list[str] | None = None) -> int:
         decay=args.decay,
         keep_best=not args.last,
         factorise=args.factorise,
-        buckets=args.buckets,
+        buckets=args.buckets if args.buckets is not None else cfg.buckets,
         king_layout=args.king_buckets,
+        init=init,
     )
     start = time.monotonic()
     everything = load(args.data, args.variant, args.limit, args.cache, args.mirror)
@@ -103,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
 
+    if init is not None and init.variant != data.variant:
+        ap.error(f"--init {args.init} is a {init.variant} net, the data is {data.variant}")
     model, losses = train(data, cfg, progress, held if len(held) else None)
     write_net(args.output, model.export())
     print(
@@ -111,6 +145,20 @@ def main(argv: list[str] | None = None) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _shape(w: NetWeights) -> dict[str, object]:
+    """A net's architecture, named as the command line's options."""
+    layout = None
+    if w.king_map is not None:
+        named = [n for n in KING_LAYOUTS if king_layout(w.variant, n)[1] == list(w.king_map)]
+        layout = named[0] if named else "custom"
+    return {
+        "hidden": w.hidden,
+        "buckets": w.buckets,
+        "activation": w.activation,
+        "king_buckets": layout,
+    }
 
 
 if __name__ == "__main__":

@@ -160,6 +160,37 @@ class Nnue(nn.Module):
             self.out.weight.clamp_(-WEIGHT_LIMIT, WEIGHT_LIMIT)
             self.ft.weight.clamp_(-WEIGHT_LIMIT, WEIGHT_LIMIT)
 
+    def load(self, w: NetWeights) -> None:
+        """Start from a quantised net (python -m train --init): its weights, dequantised,
+        become the inputs' own rows, the shared factor rows start at zero. The net must
+        have this model's shape; ValueError names the first difference."""
+        mine = (self.variant, self.hidden, self.activation, self.buckets, self.king_buckets)
+        theirs = (w.variant, w.hidden, w.activation, w.buckets, w.king_buckets)
+        for name, a, b in zip(
+            ("game", "hidden size", "activation", "output buckets", "king buckets"),
+            mine,
+            theirs,
+            strict=True,
+        ):
+            if a != b:
+                raise ValueError(f"the net's {name} is {b}, the model's {a}")
+        if w.king_map is not None and list(w.king_map) != list(self.king_map or []):
+            raise ValueError("the net's king-square map is not the model's layout")
+        if (w.qa, w.qb, w.scale) != (QA, QB, SCALE):
+            raise ValueError(f"the net's scales (qa, qb, scale) are {(w.qa, w.qb, w.scale)}")
+        with torch.no_grad():
+            for p in (getattr(self, n, None) for n in ("f_piece", "f_rank", "f_file", "f_base")):
+                if p is not None:
+                    p.zero_()
+            ft = torch.tensor(list(w.ft_w), dtype=torch.float32).view(self.rows, self.hidden)
+            self.ft.weight[: self.rows] = ft / QA
+            self.ft.weight[self.rows].zero_()
+            self.ft_b.copy_(torch.tensor(list(w.ft_b), dtype=torch.float32) / QA)
+            out = torch.tensor(list(w.out_w), dtype=torch.float32)
+            self.out.weight.copy_(out.view(self.buckets, 2 * self.hidden) / QB)
+            biases = torch.tensor(w.biases(), dtype=torch.float32)
+            self.out.bias.copy_(biases / (QA * QB))
+
     def export(self) -> NetWeights:
         """The quantised net (see docs/nnue.md for the scales)."""
         w = self.feature_weights().detach().cpu()[: self.rows]

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import torch
 
+from royalchess.nnue import NetWeights
 from train.data import Dataset
 from train.model import SCALE, Nnue
 
@@ -38,6 +39,8 @@ class Config:
     """Output buckets by piece count (royalchess.nnue.bucket); 1 = the version-1 net."""
     king_layout: str | None = None
     """King buckets (royalchess.nnue.king_layout: mirror, 4, 8); None = the version-1/2 net."""
+    init: NetWeights | None = None
+    """Start from this net's weights (it must have the model's shape), not at random."""
     keep_best: bool = True
     """With a validation set: return the model of the epoch with the lowest validation loss
     (not the last one), so that too many epochs cannot overfit the exported net."""
@@ -107,6 +110,8 @@ def train(
     model = Nnue(
         data.variant, cfg.hidden, cfg.activation, cfg.factorise, cfg.buckets, cfg.king_layout
     )
+    if cfg.init is not None:
+        model.load(cfg.init)
     model = model.to(device)
     # Weight decay on the inputs' own rows only: with factors, what a square does not need
     # beyond its piece's shared rows decays away (the usual remedy for little data). With
