@@ -26,7 +26,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("data", nargs="+", help="datagen files (royalchess datagen)")
     ap.add_argument("-o", "--output", required=True, help="the net file to write")
     ap.add_argument("--variant", choices=["chess", "royal"], help="default: the data's")
-    ap.add_argument("--limit", type=int, help="use at most this many positions")
+    ap.add_argument(
+        "--limit", type=int, help="use at most this many examples (counted after --mirror)"
+    )
     ap.add_argument(
         "--cache",
         metavar="DIR",
