@@ -256,11 +256,10 @@ def decode_net(data: bytes) -> NetWeights:
 def read_net(path: str | os.PathLike[str]) -> NetWeights:
     """The weights of a net file (to start training from it, or to inspect it);
     :class:`NetFileError` names the file and what is wrong with it."""
+    data = _read(path)
     try:
-        return decode_net(_read(path))
+        return decode_net(data)
     except NetFileError as e:
-        if str(e).startswith(str(path)):
-            raise
         raise NetFileError(f"{path}: {e}") from None
 
 
