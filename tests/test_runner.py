@@ -671,6 +671,63 @@ def test_bench_match_keeps_its_helpers() -> None:
     assert os.path.exists(REPO / "royalchess" / "runner" / "openings" / "royal.txt")
 
 
+def _bench_anchors():  # type: ignore[no-untyped-def]
+    sys.path.insert(0, str(REPO / "bench"))
+    try:
+        import anchors
+    finally:
+        sys.path.pop(0)
+    return anchors
+
+
+def test_bench_anchors_pools_and_places_the_levels() -> None:
+    anchors = _bench_anchors()
+    elo, half = anchors.pool([(-175.4, 28.0), (-240.82, 69.15)])
+    assert (round(elo, 1), round(half, 1)) == (-184.6, 26.0)
+    assert anchors.pool([(10.0, 20.0)]) == pytest.approx((10.0, 20.0))
+    assert anchors.pool([(-math.inf, math.inf), (10.0, 20.0)]) == pytest.approx((10.0, 20.0))
+    assert math.isnan(anchors.pool([(math.inf, math.inf)])[0])
+    # The table before the re-anchoring with the eleventh chess net and that session's
+    # pooled anchors give the table it committed.
+    before = {1: 535, 2: 650, 3: 795, 4: 925, 5: 1035, 6: 1090, 7: 1110, 8: 1125, 9: 1310}
+    before |= {10: 1430, 11: 1460, 12: 1600, 13: 1655, 14: 1705, 15: 1800, 16: 1870}
+    before |= {17: 1910, 18: 1960, 19: 1975, 20: 2125}
+    new = {20: 2115.4, 19: 1980.6, 16: 1870.8, 13: 1649.5, 10: 1433.4}
+    placed = anchors.place_levels(before, new)
+    assert placed == {**before, 10: 1435, 12: 1595, 13: 1650, 14: 1700, 17: 1915} | {
+        18: 1965,
+        19: 1980,
+        20: 2115,
+    }
+    assert all(placed[lv] < placed[lv + 1] for lv in range(1, 20))
+
+
+def test_bench_anchors_plays_an_anchor(capsys: pytest.CaptureFixture[str]) -> None:
+    # Our own UCI server has UCI_LimitStrength and UCI_Elo: it stands in for Stockfish.
+    server = f"{sys.executable} -m royalchess uci"
+    argv = ["--anchors", "20:2300", "--games", "2", "--movetime", "20", "--stockfish", server]
+    code = _bench_anchors().main([*argv, "--pool", "20:-100:50"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "level 20 vs SF 2300: +" in out and "LEVEL_ELO = {" in out
+    assert out.count("    ") == 20  # the whole table
+
+
+def test_bench_anchors_refuses_bad_values() -> None:
+    anchors = _bench_anchors()
+    for argv, message in [
+        (["--results", "20:x:1"], "bad --results value '20:x:1'"),
+        (["--anchors", "21:2300", "--results", "21:0:1"], "no level 21"),
+        (
+            ["--anchors", "20:2300", "19:2100", "--results", "20:0:1"],
+            "no result for anchor level 19",
+        ),
+        (["--anchors", "20"], "bad anchor '20'"),
+    ]:
+        with pytest.raises(SystemExit, match=message):
+            anchors.main(argv)
+
+
 def test_a_real_uci_engine_plays_royal_chess(tmp_path: Path) -> None:
     out = tmp_path / "uci.pgn"
     plan = MatchPlan(
