@@ -40,7 +40,7 @@ Estimate = tuple[float, float]
 def pool(runs: list[Estimate]) -> Estimate:
     """The inverse-variance mean of *runs* and its 95% half-interval; a run without a finite
     interval (every game one result) weighs nothing, and with no other the mean is NaN."""
-    runs = [(elo, half) for elo, half in runs if math.isfinite(elo) and math.isfinite(half)]
+    runs = [(e, half) for e, half in runs if math.isfinite(e) and 0 < half < math.inf]
     if not runs:
         return math.nan, math.inf
     weights = [1 / (half / 1.96) ** 2 for _, half in runs]
@@ -52,13 +52,17 @@ def pool(runs: list[Estimate]) -> Estimate:
 def place_levels(table: dict[int, int], anchors: dict[int, float]) -> dict[int, int]:
     """The table with each anchor at its new rating and the levels between two anchors
     keeping their share of the gap between them in *table*; levels outside the anchors'
-    range keep their ratings. Ratings are rounded to 5."""
+    range keep their ratings (by level number where the old gap is not positive). Ratings
+    are rounded to 5."""
     out = dict(table)
     levels = sorted(anchors)
     for low, high in itertools.pairwise(levels):
         old_gap = table[high] - table[low]
         for level in range(low, high + 1):
-            share = (table[level] - table[low]) / old_gap
+            if old_gap > 0:
+                share = (table[level] - table[low]) / old_gap
+            else:
+                share = (level - low) / (high - low)
             out[level] = 5 * round((anchors[low] + share * (anchors[high] - anchors[low])) / 5)
     if len(levels) == 1:
         out[levels[0]] = 5 * round(anchors[levels[0]] / 5)

@@ -686,7 +686,12 @@ def test_bench_anchors_pools_and_places_the_levels() -> None:
     assert (round(elo, 1), round(half, 1)) == (-184.6, 26.0)
     assert anchors.pool([(10.0, 20.0)]) == pytest.approx((10.0, 20.0))
     assert anchors.pool([(-math.inf, math.inf), (10.0, 20.0)]) == pytest.approx((10.0, 20.0))
-    assert math.isnan(anchors.pool([(math.inf, math.inf)])[0])
+    assert math.isnan(anchors.pool([(math.inf, math.inf), (5.0, 0.0)])[0])
+    assert anchors.place_levels({1: 100, 2: 100, 3: 100}, {1: 100.0, 3: 200.0}) == {
+        1: 100,
+        2: 150,
+        3: 200,
+    }
     # The table before the re-anchoring with the eleventh chess net and that session's
     # pooled anchors give the table it committed.
     before = {1: 535, 2: 650, 3: 795, 4: 925, 5: 1035, 6: 1090, 7: 1110, 8: 1125, 9: 1310}
