@@ -27,7 +27,7 @@ from royalchess.levels import LEVEL_ELO
 from royalchess.runner.backends import LocalBackend
 from royalchess.runner.match import MatchPlan, run_match
 from royalchess.runner.openings import builtin_openings
-from royalchess.runner.players import EngineSpec, TimeControl
+from royalchess.runner.players import EngineSpec, TimeControl, check_spec
 from royalchess.runner.sprt import estimate
 
 STOCKFISH = "/usr/games/stockfish"
@@ -56,16 +56,16 @@ def place_levels(table: dict[int, int], anchors: dict[int, float]) -> dict[int, 
     are rounded to 5."""
     out = dict(table)
     levels = sorted(anchors)
+    for level in levels:
+        out[level] = 5 * round(anchors[level] / 5)
     for low, high in itertools.pairwise(levels):
         old_gap = table[high] - table[low]
-        for level in range(low, high + 1):
+        for level in range(low + 1, high):
             if old_gap > 0:
                 share = (table[level] - table[low]) / old_gap
             else:
                 share = (level - low) / (high - low)
             out[level] = 5 * round((anchors[low] + share * (anchors[high] - anchors[low])) / 5)
-    if len(levels) == 1:
-        out[levels[0]] = 5 * round(anchors[levels[0]] / 5)
     return out
 
 
@@ -80,12 +80,28 @@ def _triples(texts: list[str], what: str) -> dict[int, Estimate]:
     return out
 
 
-def _play(level: int, sf_elo: int, args: argparse.Namespace, out: Path) -> Estimate:
-    plan = MatchPlan(
+def _specs(level: int, sf_elo: int, stockfish: str) -> tuple[EngineSpec, EngineSpec]:
+    """The two players of an anchor, checked as ``royalchess match`` checks them."""
+    specs = (
         EngineSpec.parse(f"royalchess:level={level},eval=auto"),
         EngineSpec.parse(
-            f"uci[UCI_LimitStrength=true,UCI_Elo={sf_elo},name=sf{sf_elo}]:{args.stockfish}"
+            f"uci[UCI_LimitStrength=true,UCI_Elo={sf_elo},name=sf{sf_elo}]:{stockfish}"
         ),
+    )
+    for spec in specs:
+        check_spec(spec)
+    return specs
+
+
+def _play(
+    players: tuple[EngineSpec, EngineSpec],
+    level: int,
+    sf_elo: int,
+    args: argparse.Namespace,
+    out: Path,
+) -> Estimate:
+    plan = MatchPlan(
+        *players,
         "chess",
         builtin_openings("chess"),
         TimeControl.parse(None, args.movetime, None),
@@ -137,8 +153,15 @@ def main(argv: list[str] | None = None) -> int:
         if missing := sorted(set(anchors) - set(runs)):
             raise SystemExit(f"no result for anchor level {missing[0]}")
     else:
+        try:  # every anchor's players before any game, not after the first anchor
+            players = {lv: _specs(lv, e, args.stockfish) for lv, e in anchors.items()}
+        except ValueError as e:
+            raise SystemExit(str(e)) from None
         out = Path(tempfile.mkdtemp(prefix="bench-anchors-"))
-        runs = {lv: _play(lv, e, args, out) for lv, e in sorted(anchors.items(), reverse=True)}
+        runs = {
+            lv: _play(players[lv], lv, e, args, out)
+            for lv, e in sorted(anchors.items(), reverse=True)
+        }
         print(f"games in {out}")
     ratings: dict[int, float] = {}
     for level in sorted(anchors, reverse=True):

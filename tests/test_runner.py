@@ -728,6 +728,7 @@ def test_bench_anchors_refuses_bad_values() -> None:
             "no result for anchor level 19",
         ),
         (["--anchors", "20"], "bad anchor '20'"),
+        (["--stockfish", "/nonexistent/stockfish"], "is not an executable file"),
     ]:
         with pytest.raises(SystemExit, match=message):
             anchors.main(argv)
