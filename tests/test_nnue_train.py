@@ -373,3 +373,45 @@ def test_init_starts_from_a_nets_weights(tmp_path: Path, variant: str, extra: li
         train_main([*argv, "-o", str(again), "--init", str(first), "--hidden", "32"])
     with pytest.raises(SystemExit):
         train_main([*argv, "-o", str(again), "--init", str(tmp_path / "none.nnue")])
+
+
+def test_rescale_sets_the_output_scale_and_init_keeps_it(tmp_path: Path) -> None:
+    """python -m train.rescale multiplies every evaluation by new/old scale and leaves the
+    weights; --init takes the net's scale, so the model scores as the rescaled net does and
+    the net it exports keeps that scale; bad arguments are named, not written."""
+    from royalchess.nnue import read_net
+    from train.rescale import main as rescale_main
+
+    path = tmp_path / "data.bin"
+    make_datagen_file(path, "chess", games=6, seed=32)
+    first, scaled = tmp_path / "first.nnue", tmp_path / "scaled.nnue"
+    argv = [str(path), "--epochs", "3", "--batch", "64", "--validation", "0", "--lr", "3e-3"]
+    assert train_main([*argv, "-o", str(first), "--hidden", "16"]) == 0
+    assert rescale_main([str(first), str(scaled), "--scale", "300"]) == 0
+    before, after = read_net(first), read_net(scaled)
+    assert (before.scale, after.scale) == (400, 300)
+    assert (after.ft_w, after.out_w, after.out_b) == (before.ft_w, before.out_w, before.out_b)
+
+    fens = [p.fen for p in read_positions(path)]
+    old, new = load_net(first, "chess"), load_net(scaled, "chess")
+    pairs = [(old.evaluate(f), new.evaluate(f)) for f in fens]
+    assert any(abs(a) >= 40 for a, _ in pairs)  # the check below is not all zeros
+    # the engine truncates each product towards zero, so the rescaled value is within a pawn
+    # hundredth of three quarters of the old one
+    assert all(abs(b - a * 3 / 4) <= 1 for a, b in pairs)
+
+    model = Nnue("chess", 16, "screlu")
+    model.load(after)
+    assert model.scale == 300 and model.export() == after
+    data = train_data.load([path])
+    assert_same_as_the_model(new, model, data, fens)
+    again = tmp_path / "again.nnue"
+    assert train_main([*argv, "-o", str(again), "--init", str(scaled), "--lr", "1e-4"]) == 0
+    assert read_net(again).scale == 300
+
+    for bad in (["--scale", "0"], ["--scale", "5000"]):
+        with pytest.raises(SystemExit):
+            rescale_main([str(first), str(tmp_path / "bad.nnue"), *bad])
+    with pytest.raises(SystemExit):
+        rescale_main([str(tmp_path / "none.nnue"), str(tmp_path / "bad.nnue"), "--scale", "300"])
+    assert not (tmp_path / "bad.nnue").exists()

@@ -20,7 +20,8 @@ class Nnue(nn.Module):
     """Sparse inputs -> one accumulator per perspective -> activation -> one output (of
     *buckets*, picked by the position's piece count: royalchess.nnue.bucket).
 
-    The output times SCALE is the evaluation in centipawns for the side to move. With a
+    The output times ``scale`` (SCALE, or --init's net's) is the evaluation in centipawns
+    for the side to move. With a
     *king_layout* (royalchess.nnue.king_layout), each perspective's inputs are those of the
     input set its own King's square picks, its files mirrored when the layout says so; the
     sets share a factor row per base input (folded on export), so what they have in common
@@ -51,6 +52,7 @@ class Nnue(nn.Module):
         self.activation = activation
         self.factorise = factorise
         self.buckets = buckets
+        self.scale = SCALE
         self.max_pieces = max_pieces(variant)
         self.king_buckets, self.king_map = 1, None
         rules = get_variant(variant)
@@ -152,7 +154,7 @@ class Nnue(nn.Module):
         return out.gather(1, idx.unsqueeze(1)).squeeze(1)
 
     def centipawns(self, stm: torch.Tensor, nstm: torch.Tensor) -> torch.Tensor:
-        return self.forward(stm, nstm) * SCALE
+        return self.forward(stm, nstm) * self.scale
 
     def clip_(self) -> None:
         """Keeps the weights inside what the quantised format can hold."""
@@ -163,7 +165,9 @@ class Nnue(nn.Module):
     def load(self, w: NetWeights) -> None:
         """Start from a quantised net (python -m train --init): its weights, dequantised,
         become the inputs' own rows, the shared factor rows start at zero. The net must
-        have this model's shape; ValueError names the first difference."""
+        have this model's shape; ValueError names the first difference. The net's output scale
+        (centipawns per unit, e.g. set by python -m train.rescale) becomes the model's, so
+        the net goes on from the evaluation it plays with."""
         mine = (self.variant, self.hidden, self.activation, self.buckets, self.king_buckets)
         theirs = (w.variant, w.hidden, w.activation, w.buckets, w.king_buckets)
         for name, a, b in zip(
@@ -176,8 +180,9 @@ class Nnue(nn.Module):
                 raise ValueError(f"the net's {name} is {b}, the model's {a}")
         if w.king_map is not None and list(w.king_map) != list(self.king_map or []):
             raise ValueError("the net's king-square map is not the model's layout")
-        if (w.qa, w.qb, w.scale) != (QA, QB, SCALE):
-            raise ValueError(f"the net's scales (qa, qb, scale) are {(w.qa, w.qb, w.scale)}")
+        if (w.qa, w.qb) != (QA, QB):
+            raise ValueError(f"the net's quantisation scales (qa, qb) are {(w.qa, w.qb)}")
+        self.scale = w.scale
         with torch.no_grad():
             for p in (getattr(self, n, None) for n in ("f_piece", "f_rank", "f_file", "f_base")):
                 if p is not None:
@@ -202,7 +207,7 @@ class Nnue(nn.Module):
             activation=self.activation,
             qa=QA,
             qb=QB,
-            scale=SCALE,
+            scale=self.scale,
             ft_w=_ints(w * QA),
             ft_b=_ints(self.ft_b.detach().cpu() * QA),
             out_w=_ints(self.out.weight.detach().cpu() * QB),  # [bucket][2 * hidden]

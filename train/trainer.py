@@ -10,7 +10,7 @@ import torch
 
 from royalchess.nnue import NetWeights
 from train.data import Dataset
-from train.model import SCALE, Nnue
+from train.model import Nnue
 
 
 @dataclass
@@ -67,7 +67,7 @@ def loss_fn(
     cfg: Config,
 ) -> torch.Tensor:
     """Mean squared error between expected results: the net's and the blended target's."""
-    pred = torch.sigmoid(model(stm, nstm) * SCALE / cfg.k)
+    pred = torch.sigmoid(model.centipawns(stm, nstm) / cfg.k)
     target = (1 - cfg.wdl) * torch.sigmoid(score / cfg.k) + cfg.wdl * result
     return torch.mean((pred - target) ** 2)
 
