@@ -90,17 +90,17 @@ LEVEL_ELO: dict[int, int] = {
     7: 1110,
     8: 1125,
     9: 1310,
-    10: 1435,
-    11: 1460,
-    12: 1595,
-    13: 1650,
-    14: 1700,
-    15: 1800,
-    16: 1870,
-    17: 1915,
-    18: 1965,
-    19: 1980,
-    20: 2115,
+    10: 1430,
+    11: 1455,
+    12: 1600,
+    13: 1660,
+    14: 1710,
+    15: 1810,
+    16: 1880,
+    17: 1925,
+    18: 1970,
+    19: 1985,
+    20: 2125,
 }
 """Standard-chess rating of each level at 100 ms per move, on Stockfish 15.1's ``UCI_Elo``
 scale, measured 2026-12-02 (bench signature 2034922): levels 7-10, 12, 13, 16, 19 and 20
@@ -112,7 +112,8 @@ from level 7 as before); levels 10-20 again that evening with the fifth (anchors
 19, 20, each the pooled 200 games of the fourth and fifth nets' runs), and 2026-12-05 with the
 sixth (the same anchors, pooled over the three nets' 300 games), and 2026-12-06 with the
 eighth (the same anchors, pooled over the four nets' 400 games; level 20 over five nets' 500),
-and that night with the eleventh (pooled over five nets' 500 games; level 20 over six nets' 600)."""
+and that night with the eleventh (pooled over five nets' 500 games; level 20 over six nets' 600),
+and later that night with the eleventh at 0.8x its output scale (six nets' 600; level 20 700)."""
 
 
 def level_settings(level: int) -> LevelSettings:
