@@ -525,6 +525,25 @@ def test_uci_engine_faults_lose_the_game_and_are_counted(
     assert f"Lost by {termination}: fake 2" in text
 
 
+
+def test_fixed_node_match_warns_when_openings_repeat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At fixed nodes the built-in engine replays a repeated opening's games move for move
+    (a seed only orders the openings), so a match with more games than twice its openings
+    says so; one that plays each opening once does not."""
+    book = tmp_path / "book.txt"
+    book.write_text("e2e4 e7e5\n")
+    argv = ["match", "royalchess", "royalchess:name=other", "--nodes", "300", "-j", "1", "-q"]
+    argv += ["--openings", str(book), "--max-plies", "24"]
+    assert main([*argv, "--games", "4", "-o", str(tmp_path / "four.pgn")]) == 0
+    err = capsys.readouterr().err
+    assert "warning: 4 games from 1 openings: 2 games repeat an opening" in err
+    games = games_of(tmp_path / "four.pgn")
+    assert [g[1:] for g in games[:2]] == [g[1:] for g in games[2:]]  # the same two games
+    assert main([*argv, "--games", "2", "-o", str(tmp_path / "two.pgn")]) == 0
+    assert "warning" not in capsys.readouterr().err
+
 # -- analysis ----------------------------------------------------------------------------------
 
 GAMES = """\

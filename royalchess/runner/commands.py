@@ -165,6 +165,17 @@ def _cmd_match(args: argparse.Namespace) -> int:
         sprt,
         args.time_margin / 1000,
     )
+    repeats = games - 2 * len(plan.openings)
+    if tc.nodes is not None and repeats > 0:
+        # a seed only orders the openings: at fixed nodes the built-in engine (and most
+        # others) plays a repeated opening's pair exactly as before, so the repeats add games
+        # to the count but no information to the interval
+        print(
+            f"warning: {games} games from {len(plan.openings)} openings: {repeats} games "
+            "repeat an opening, and at a fixed node count an engine without randomness "
+            "replays the same game; give more openings (--openings FILE) or fewer games",
+            file=sys.stderr,
+        )
     backend = _backend(args)
     try:
         outcome = run_match(plan, backend, args.output, resume=args.resume, quiet=args.quiet)
