@@ -525,7 +525,6 @@ def test_uci_engine_faults_lose_the_game_and_are_counted(
     assert f"Lost by {termination}: fake 2" in text
 
 
-
 def test_fixed_node_match_warns_when_openings_repeat(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -543,6 +542,7 @@ def test_fixed_node_match_warns_when_openings_repeat(
     assert [g[1:] for g in games[:2]] == [g[1:] for g in games[2:]]  # the same two games
     assert main([*argv, "--games", "2", "-o", str(tmp_path / "two.pgn")]) == 0
     assert "warning" not in capsys.readouterr().err
+
 
 # -- analysis ----------------------------------------------------------------------------------
 
