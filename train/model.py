@@ -21,11 +21,10 @@ class Nnue(nn.Module):
     *buckets*, picked by the position's piece count: royalchess.nnue.bucket).
 
     The output times ``scale`` (SCALE, or --init's net's) is the evaluation in centipawns
-    for the side to move. With a
-    *king_layout* (royalchess.nnue.king_layout), each perspective's inputs are those of the
-    input set its own King's square picks, its files mirrored when the layout says so; the
-    sets share a factor row per base input (folded on export), so what they have in common
-    is learnt from every position.
+    for the side to move. With a *king_layout* (royalchess.nnue.king_layout), each
+    perspective's inputs are those of the input set its own King's square picks, its files
+    mirrored when the layout says so; the sets share a factor row per base input (folded on
+    export), so what they have in common is learnt from every position.
     """
 
     # index buffers (register_buffer), declared so type checkers know they are tensors
