@@ -96,11 +96,11 @@ LEVEL_ELO: dict[int, int] = {
     13: 1670,
     14: 1715,
     15: 1810,
-    16: 1880,
+    16: 1885,
     17: 1930,
     18: 1985,
     19: 2005,
-    20: 2145,
+    20: 2155,
 }
 """Standard-chess rating of each level at 100 ms per move, on Stockfish 15.1's ``UCI_Elo``
 scale, measured 2026-12-02 (bench signature 2034922): levels 7-10, 12, 13, 16, 19 and 20
@@ -114,7 +114,8 @@ sixth (the same anchors, pooled over the three nets' 300 games), and 2026-12-06 
 eighth (the same anchors, pooled over the four nets' 400 games; level 20 over five nets' 500),
 and that night with the eleventh (pooled over five nets' 500 games; level 20 over six nets' 600),
 and later that night with the eleventh at 0.8x its output scale (six nets' 600; level 20 700),
-and 2026-12-07 with the twelfth (seven nets' 700; level 20 800)."""
+and 2026-12-07 with the twelfth (seven nets' 700; level 20 800) and the thirteenth (eight nets'
+800; level 20 900)."""
 
 
 def level_settings(level: int) -> LevelSettings:
