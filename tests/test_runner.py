@@ -377,6 +377,34 @@ def test_ctrl_c_then_resume_plays_each_game_once(tmp_path: Path) -> None:
     assert main(command[3:]) == 2
 
 
+def test_skip_openings_plays_the_next_openings_and_resume_checks_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--skip-openings N`` starts at opening N+1 of the seeded order: a follow-up match
+    plays what an earlier one with the same seed did not, game for game as the longer match
+    would have; resuming a file with another skip (or seed) is refused, not mixed in."""
+    book = tmp_path / "book.txt"
+    book.write_text("e2e4 e7e5\nd2d4 d7d5\nc2c4 e7e5\ng1f3 d7d5\n")
+    argv = ["match", "royalchess", "royalchess:name=other", "--nodes", "300", "-j", "1", "-q"]
+    argv += ["--openings", str(book), "--max-plies", "20"]
+    assert main([*argv, "--games", "8", "-o", str(tmp_path / "all.pgn")]) == 0
+    assert main([*argv, "--games", "4", "--skip-openings", "2", "-o", str(tmp_path / "b.pgn")]) == 0
+    out = capsys.readouterr().out
+    assert "4 openings, the first 2 skipped, seed 1" in out
+    whole = games_of(tmp_path / "all.pgn")
+    later = games_of(tmp_path / "b.pgn")
+    assert [g[1:] for g in later] == [g[1:] for g in whole[4:]]
+    # a resume under another skip would count games of other openings as this match's
+    assert main([*argv, "--games", "4", "-o", str(tmp_path / "b.pgn"), "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert "did not open as game 0 of this match does" in err
+    assert main([*argv, "--games", "4", "--skip-openings", "4", "-o", str(tmp_path / "c.pgn")]) == 2
+    assert "cannot skip 4 of 4 openings" in capsys.readouterr().err
+    assert (
+        main([*argv, "--games", "4", "--skip-openings", "-1", "-o", str(tmp_path / "d.pgn")]) == 2
+    )
+
+
 def _state_and_parent(pid: int) -> tuple[str, int] | None:
     """A process's state letter and parent (Linux /proc), or None when it is gone."""
     try:

@@ -164,14 +164,15 @@ def _cmd_match(args: argparse.Namespace) -> int:
         adjudication,
         sprt,
         args.time_margin / 1000,
+        args.skip_openings,
     )
-    repeats = games - 2 * len(plan.openings)
+    repeats = games - 2 * (len(plan.openings) - plan.skip)
     if tc.nodes is not None and repeats > 0:
         # a seed only orders the openings: at fixed nodes the built-in engine (and most
         # others) plays a repeated opening's pair exactly as before, so the repeats add games
         # to the count but no information to the interval
         print(
-            f"warning: {games} games from {len(plan.openings)} openings: {repeats} games "
+            f"warning: {games} games from {len(plan.openings) - plan.skip} openings: {repeats} games "
             "repeat an opening, and at a fixed node count an engine without randomness "
             "replays the same game; give more openings (--openings FILE) or fewer games",
             file=sys.stderr,
@@ -221,6 +222,14 @@ def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--openings",
         metavar="FILE",
         help="EPD/FEN, UCI move lines or PGN (default: the built-in balanced set of the variant)",
+    )
+    parser.add_argument(
+        "--skip-openings",
+        type=int,
+        default=0,
+        metavar="N",
+        help="start at opening N+1 of the seeded order, e.g. to play the openings an earlier "
+        "match with the same seed and N/2 pairs did not (default 0)",
     )
     tc = parser.add_mutually_exclusive_group()
     tc.add_argument("--nodes", type=_positive, help="nodes per move (repeatable games)")

@@ -5,7 +5,7 @@ that stops the match as soon as it decides.
 Every game is appended to the PGN as it ends; its ``Unit`` tag is its number in the match
 plan (pair ``u // 2``, the first engine White in game ``u % 2 == 0``), so ``--resume``
 reads the finished games back, counts them, and plays only the others. The same command
-(same engines, openings, seed, time control) must be given to resume.
+(same engines, openings, skip, seed, time control) must be given to resume.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from royalchess import pgn
 from royalchess.board import Board
+from royalchess.errors import ChessError
 from royalchess.runner.backends import Backend
 from royalchess.runner.openings import Opening
 from royalchess.runner.output import open_output, pgn_prefix
@@ -262,16 +263,28 @@ class MatchPlan:
     adjudication: Adjudication = Adjudication()
     sprt: Sprt | None = None
     time_margin: float = 0.1
+    skip: int = 0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.skip < max(1, len(self.openings)):
+            raise ValueError(
+                f"cannot skip {self.skip} of {len(self.openings)} openings: "
+                "give fewer than there are"
+            )
 
     def units(self, date: str = "????.??.??") -> list[GameUnit]:
-        """The games in order: pair p plays opening p of the seeded order, twice."""
+        """The games in order: pair p plays opening ``skip + p`` of the seeded order, twice.
+
+        Skipping lets a follow-up match play the openings an earlier one (same seed) did
+        not, with no file of them to keep.
+        """
         order = list(range(len(self.openings)))
         random.Random(self.seed).shuffle(order)
         return [
             GameUnit(
                 i,
                 self.variant,
-                self.openings[order[(i // 2) % len(order)]],
+                self.openings[order[(self.skip + i // 2) % len(order)]],
                 self.first,
                 self.second,
                 self.tc,
@@ -336,6 +349,21 @@ class MatchOutcome:
     interrupted: bool = False
 
 
+def _starts_with(game: pgn.Game, unit: GameUnit) -> bool:
+    """Whether *game* begins with *unit*'s opening (start position and moves)."""
+    moves = unit.opening.moves
+    line = game.mainline()
+    if len(line) < len(moves) or [n.uci() for n in line[: len(moves)]] != list(moves):
+        return False
+    # the book's start position against the game's (the move counters aside: an EPD
+    # opening carries none)
+    try:
+        book = Board(unit.opening.fen, variant=unit.variant).fen().split()[:4]
+    except ChessError:
+        return False
+    return game.board().fen().split()[:4] == book
+
+
 def _record_from_game(game: pgn.Game, units: dict[int, GameUnit]) -> GameRecord:
     unit_id = int(game.headers.get("Unit", "-1"))
     unit = units.get(unit_id)
@@ -348,6 +376,11 @@ def _record_from_game(game: pgn.Game, units: dict[int, GameUnit]) -> GameRecord:
         raise ValueError(
             f"game {unit_id} was {names[0]} - {names[1]}, not {expected[0]} - {expected[1]}: "
             "the output file belongs to another match"
+        )
+    if not _starts_with(game, unit):
+        raise ValueError(
+            f"game {unit_id} did not open as game {unit_id} of this match does: the output "
+            "file belongs to a match with other openings, --skip-openings or --seed"
         )
     termination = game.headers.get("Termination", "normal")
     result = game.headers.get("Result", "*")
@@ -429,7 +462,9 @@ def summary(plan: MatchPlan, outcome: MatchOutcome, workers: int) -> str:
     pairs = sum(s.penta)
     title = (
         f"Results of {plan.first.name} vs {plan.second.name} "
-        f"({plan.variant}, {plan.tc.describe()}, {len(plan.openings)} openings, seed {plan.seed}):"
+        f"({plan.variant}, {plan.tc.describe()}, {len(plan.openings)} openings"
+        + (f", the first {plan.skip} skipped" if plan.skip else "")
+        + f", seed {plan.seed}):"
     )
     lines = [
         title,
