@@ -90,17 +90,17 @@ LEVEL_ELO: dict[int, int] = {
     7: 1110,
     8: 1125,
     9: 1310,
-    10: 1425,
-    11: 1455,
-    12: 1605,
-    13: 1670,
-    14: 1715,
-    15: 1810,
-    16: 1885,
-    17: 1930,
-    18: 1985,
-    19: 2005,
-    20: 2155,
+    10: 1420,
+    11: 1450,
+    12: 1610,
+    13: 1675,
+    14: 1720,
+    15: 1815,
+    16: 1890,
+    17: 1935,
+    18: 1990,
+    19: 2010,
+    20: 2160,
 }
 """Standard-chess rating of each level at 100 ms per move, on Stockfish 15.1's ``UCI_Elo``
 scale, measured 2026-12-02 (bench signature 2034922): levels 7-10, 12, 13, 16, 19 and 20
@@ -114,8 +114,8 @@ sixth (the same anchors, pooled over the three nets' 300 games), and 2026-12-06 
 eighth (the same anchors, pooled over the four nets' 400 games; level 20 over five nets' 500),
 and that night with the eleventh (pooled over five nets' 500 games; level 20 over six nets' 600),
 and later that night with the eleventh at 0.8x its output scale (six nets' 600; level 20 700),
-and 2026-12-07 with the twelfth (seven nets' 700; level 20 800) and the thirteenth (eight nets'
-800; level 20 900)."""
+and 2026-12-07 with the twelfth (seven nets' 700; level 20 800), the thirteenth (eight nets'
+800; level 20 900) and the fourteenth (nine nets' 900; level 20 1,000)."""
 
 
 def level_settings(level: int) -> LevelSettings:
