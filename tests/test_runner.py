@@ -398,6 +398,7 @@ def test_skip_openings_plays_the_next_openings_and_resume_checks_them(
     assert main([*argv, "--games", "4", "-o", str(tmp_path / "b.pgn"), "--resume"]) == 2
     err = capsys.readouterr().err
     assert "did not open as game 0 of this match does" in err
+    assert games_of(tmp_path / "b.pgn") == later  # and the file is left as it was
     assert main([*argv, "--games", "4", "--skip-openings", "4", "-o", str(tmp_path / "c.pgn")]) == 2
     assert "cannot skip 4 of 4 openings" in capsys.readouterr().err
     assert (
