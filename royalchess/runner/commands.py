@@ -229,7 +229,7 @@ def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=0,
         metavar="N",
         help="start at opening N+1 of the seeded order, e.g. to play the openings an earlier "
-        "match with the same seed and N/2 pairs did not (default 0)",
+        "match with the same seed and 2N games did not (default 0)",
     )
     tc = parser.add_mutually_exclusive_group()
     tc.add_argument("--nodes", type=_positive, help="nodes per move (repeatable games)")
