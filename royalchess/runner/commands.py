@@ -166,13 +166,14 @@ def _cmd_match(args: argparse.Namespace) -> int:
         args.time_margin / 1000,
         args.skip_openings,
     )
-    repeats = games - 2 * (len(plan.openings) - plan.skip)
+    playable = len(plan.openings) - plan.skip
+    repeats = games - 2 * playable
     if tc.nodes is not None and repeats > 0:
         # a seed only orders the openings: at fixed nodes the built-in engine (and most
         # others) plays a repeated opening's pair exactly as before, so the repeats add games
         # to the count but no information to the interval
         print(
-            f"warning: {games} games from {len(plan.openings) - plan.skip} openings: {repeats} games "
+            f"warning: {games} games from {playable} openings: {repeats} games "
             "repeat an opening, and at a fixed node count an engine without randomness "
             "replays the same game; give more openings (--openings FILE) or fewer games",
             file=sys.stderr,

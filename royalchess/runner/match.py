@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 
 from royalchess import pgn
 from royalchess.board import Board
-from royalchess.errors import ChessError
 from royalchess.runner.backends import Backend
 from royalchess.runner.openings import Opening
 from royalchess.runner.output import open_output, pgn_prefix
@@ -355,12 +354,9 @@ def _starts_with(game: pgn.Game, unit: GameUnit) -> bool:
     line = game.mainline()
     if len(line) < len(moves) or [n.uci() for n in line[: len(moves)]] != list(moves):
         return False
-    # the book's start position against the game's (the move counters aside: an EPD
-    # opening carries none)
-    try:
-        book = Board(unit.opening.fen, variant=unit.variant).fen().split()[:4]
-    except ChessError:
-        return False
+    # the book's start position (checked when the book was read) against the game's, the
+    # move counters aside: an EPD opening carries none
+    book = Board(unit.opening.fen, variant=unit.variant).fen().split()[:4]
     return game.board().fen().split()[:4] == book
 
 
