@@ -151,6 +151,27 @@ def test_keep_best_returns_the_lowest_validation_epoch(tmp_path: Path) -> None:
     assert evaluate_loss(last, held, cfg, torch.device("cpu")) == pytest.approx(seen[-1])
 
 
+def test_command_line_names_the_epoch_it_exports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The exported net is the lowest-validation epoch's (``--last``: the last epoch's), and
+    the final line says which, since the epoch lines before it show later epochs too."""
+    path = tmp_path / "royal.bin"
+    make_datagen_file(path, "royal", games=6, seed=13)
+    argv = [str(path), "--hidden", "16", "--epochs", "6", "--batch", "32", "--lr", "2e-2"]
+    argv += ["--validation", "0.34", "--device", "cpu"]
+    for extra, pick in (([], min), (["--last"], None)):
+        out = tmp_path / f"net{len(extra)}.nnue"
+        assert train_main([*argv, "-o", str(out), *extra]) == 0
+        lines = capsys.readouterr().err.splitlines()
+        epochs = [x for x in lines if x.startswith("epoch ")]
+        held = [float(x.split("validation ")[1].split(" ")[0]) for x in epochs]
+        assert len(held) == 6 and min(held) < held[-1]  # the best epoch is not the last
+        epoch = held.index(min(held)) + 1 if pick else 6
+        assert lines[-1].startswith(f"wrote {out}: epoch {epoch} ")
+        assert " of 6; training loss " in lines[-1]
+
+
 def test_factorised_net_exports_its_folded_weights(tmp_path: Path) -> None:
     """The shared per-piece, rank and file rows are added into each input's row on export:
     the engine's net evaluates as the factorised float model does."""
