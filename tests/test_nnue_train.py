@@ -160,14 +160,14 @@ def test_command_line_names_the_epoch_it_exports(
     make_datagen_file(path, "royal", games=6, seed=13)
     argv = [str(path), "--hidden", "16", "--epochs", "6", "--batch", "32", "--lr", "2e-2"]
     argv += ["--validation", "0.34", "--device", "cpu"]
-    for extra, pick in (([], min), (["--last"], None)):
+    for extra, keeps_best in (([], True), (["--last"], False)):
         out = tmp_path / f"net{len(extra)}.nnue"
         assert train_main([*argv, "-o", str(out), *extra]) == 0
         lines = capsys.readouterr().err.splitlines()
         epochs = [x for x in lines if x.startswith("epoch ")]
         held = [float(x.split("validation ")[1].split(" ")[0]) for x in epochs]
         assert len(held) == 6 and min(held) < held[-1]  # the best epoch is not the last
-        epoch = held.index(min(held)) + 1 if pick else 6
+        epoch = held.index(min(held)) + 1 if keeps_best else 6
         assert lines[-1].startswith(f"wrote {out}: epoch {epoch} ")
         assert " of 6; training loss " in lines[-1]
 
