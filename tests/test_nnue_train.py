@@ -67,7 +67,7 @@ def test_tiny_net_learns_and_exports_faithfully(tmp_path: Path, variant: str) ->
     data = train_data.load([path])
     assert data.variant == variant and len(data) > 200
     cfg = Config(hidden=32, epochs=15, batch=64, lr=3e-3, seed=3, device="cpu")
-    model, losses = train(data, cfg)
+    model, losses, *_ = train(data, cfg)
     assert losses[-1] < 0.6 * losses[0]
 
     # Seeded: the same run gives the same model.
@@ -143,10 +143,11 @@ def test_keep_best_returns_the_lowest_validation_epoch(tmp_path: Path) -> None:
     fit, held = train_data.split(train_data.load([path]), 0.34, seed=1)
     seen: list[float] = []
     cfg = Config(hidden=16, epochs=6, batch=32, lr=2e-2, seed=5, device="cpu")
-    model, _ = train(fit, cfg, lambda _e, _l, v: seen.append(v or 0.0), held)
+    model, _, epoch, validation = train(fit, cfg, lambda _e, _l, v: seen.append(v or 0.0), held)
     cfg_last = Config(hidden=16, epochs=6, batch=32, lr=2e-2, seed=5, keep_best=False)
-    last, _ = train(fit, cfg_last, None, held)
+    last, _, last_epoch, _ = train(fit, cfg_last, None, held)
     assert min(seen) < seen[-1]  # this data overfits: the best epoch is not the last
+    assert validation == seen and epoch == seen.index(min(seen)) + 1 and last_epoch == 6
     assert evaluate_loss(model, held, cfg, torch.device("cpu")) == pytest.approx(min(seen))
     assert evaluate_loss(last, held, cfg, torch.device("cpu")) == pytest.approx(seen[-1])
 
@@ -179,7 +180,7 @@ def test_factorised_net_exports_its_folded_weights(tmp_path: Path) -> None:
     make_datagen_file(path, "royal", games=4, seed=17)
     data = train_data.load([path])
     cfg = Config(hidden=16, epochs=4, batch=64, lr=3e-3, seed=2, factorise=True, decay=1.0)
-    model, losses = train(data, cfg)
+    model, losses, *_ = train(data, cfg)
     assert losses[-1] < losses[0]
     assert float(model.f_piece.detach().abs().sum()) > 0  # the shared rows did learn
     net_path = tmp_path / "net.nnue"
@@ -260,7 +261,7 @@ def test_bucketed_net_exports_faithfully(tmp_path: Path, variant: str) -> None:
     net = load_net(out, variant)
     assert net.buckets == 16
     cfg = Config(hidden=16, epochs=3, batch=64, lr=3e-3, seed=1, buckets=16)
-    model, _ = train(data, cfg)
+    model, *_ = train(data, cfg)
     write_net(out, model.export())
     net = load_net(out, variant)
     fens = [p.fen for p in read_positions(path)]
@@ -324,7 +325,7 @@ def test_king_bucketed_net_exports_faithfully(tmp_path: Path, variant: str, layo
 
     data = train_data.load([path])
     cfg = Config(hidden=16, epochs=3, batch=64, lr=3e-3, seed=1, king_layout=layout)
-    model, losses = train(data, cfg)
+    model, losses, *_ = train(data, cfg)
     assert losses[-1] < losses[0]
     weights = model.export()
     # the sets did learn apart from their shared rows: the engine must pick the right one
@@ -382,7 +383,7 @@ def test_init_starts_from_a_nets_weights(tmp_path: Path, variant: str, extra: li
             init=init,
         )
 
-    still, losses = train(data, cfg(w))
+    still, losses, *_ = train(data, cfg(w))
     assert still.export() == w and losses[-1] == pytest.approx(losses[0], rel=1e-5)
     assert train(data, cfg(None))[1][0] > losses[0]  # the trained net fits better than random
 

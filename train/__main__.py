@@ -127,12 +127,9 @@ def main(argv: list[str] | None = None) -> int:
         file=sys.stderr,
     )
     start = time.monotonic()
-    held_losses: list[float] = []
 
     def progress(epoch: int, loss: float, validation: float | None) -> None:
         shown = f", validation {validation:.6f}" if validation is not None else ""
-        if validation is not None:
-            held_losses.append(validation)
         took = time.monotonic() - start
         print(
             f"epoch {epoch}: loss {loss:.6f}{shown} ({took:.0f} s, "
@@ -142,14 +139,14 @@ def main(argv: list[str] | None = None) -> int:
 
     if init is not None and init.variant != data.variant:
         ap.error(f"--init {args.init} is a {init.variant} net, the data is {data.variant}")
-    model, losses = train(data, cfg, progress, held if len(held) else None)
-    write_net(args.output, model.export())
+    done = train(data, cfg, progress, held if len(held) else None)
+    write_net(args.output, done.model.export())
     # The trainer hands back the best epoch, not the last: say which, so a log that shows a
     # later epoch's validation going up is not read as that epoch's net.
-    which = f"epoch {len(losses) - 1}"
-    if held_losses and not args.last:
-        best = min(range(len(held_losses)), key=held_losses.__getitem__)
-        which = f"epoch {best + 1} (lowest validation {held_losses[best]:.6f})"
+    which = f"epoch {done.epoch}"
+    if done.validation and not args.last:
+        which += f" (lowest validation {done.validation[done.epoch - 1]:.6f})"
+    losses = done.losses
     print(
         f"wrote {args.output}: {which} of {len(losses) - 1}; training loss "
         f"{losses[0]:.6f} -> {losses[-1]:.6f} in {time.monotonic() - start:.0f} s",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import torch
 
@@ -95,14 +96,25 @@ def evaluate_loss(model: Nnue, data: Dataset, cfg: Config, device: torch.device)
     return total / len(data)
 
 
+class Trained(NamedTuple):
+    model: Nnue
+    losses: list[float]
+    """The training loss: the first entry before training (over all of the data), then each
+    epoch's mean over its batches (no extra pass)."""
+    epoch: int
+    """The epoch whose weights *model* holds (1-based): the lowest validation loss's with
+    ``keep_best`` and a validation set, else the last."""
+    validation: list[float]
+    """Each epoch's validation loss (empty without a validation set)."""
+
+
 def train(
     data: Dataset,
     cfg: Config,
     progress: Callable[[int, float, float | None], None] | None = None,
     validation: Dataset | None = None,
-) -> tuple[Nnue, list[float]]:
-    """A model trained on *data*; also the training loss: the first entry before training
-    (over all of *data*), then each epoch's mean over its batches (no extra pass).
+) -> Trained:
+    """A model trained on *data*, with its losses and which epoch it holds (Trained).
     *progress* gets the epoch, its loss and the validation loss."""
     seed_all(cfg.seed)
     torch.set_num_threads(cfg.threads)
@@ -126,7 +138,8 @@ def train(
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, cfg.epochs))
     gen = torch.Generator().manual_seed(cfg.seed)
     losses = [evaluate_loss(model, data, cfg, device)]
-    best: tuple[float, dict[str, torch.Tensor]] | None = None
+    held_losses: list[float] = []
+    best: tuple[float, int, dict[str, torch.Tensor]] | None = None
     for epoch in range(cfg.epochs):
         model.train()
         order = torch.randperm(len(data), generator=gen)
@@ -149,10 +162,13 @@ def train(
         sched.step()
         losses.append(total / len(data))
         held = evaluate_loss(model, validation, cfg, device) if validation else None
+        if held is not None:
+            held_losses.append(held)
         if held is not None and cfg.keep_best and (best is None or held < best[0]):
-            best = (held, {k: v.detach().clone() for k, v in model.state_dict().items()})
+            state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+            best = (held, epoch + 1, state)
         if progress:
             progress(epoch + 1, losses[-1], held)
     if best is not None:
-        model.load_state_dict(best[1])
-    return model.cpu(), losses
+        model.load_state_dict(best[2])
+    return Trained(model.cpu(), losses, best[1] if best else len(losses) - 1, held_losses)
