@@ -6,6 +6,9 @@ from glob import glob
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
+# The search's helper threads are POSIX threads; Windows builds search on one thread.
+THREADS = [] if os.name == "nt" else ["-pthread"]
+
 
 class BuildExt(build_ext):
     """build_ext whose in-place copy replaces the module file instead of overwriting it.
@@ -31,7 +34,8 @@ setup(
             sources=sorted(glob("src/core/*.c")),
             depends=sorted(glob("src/core/*.h")),
             include_dirs=["src/core"],
-            extra_compile_args=["-std=c99", "-O3", "-Wall", "-Wextra"],
+            extra_compile_args=["-std=c99", "-O3", "-Wall", "-Wextra", *THREADS],
+            extra_link_args=THREADS,
         )
     ],
 )

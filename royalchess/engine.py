@@ -204,7 +204,9 @@ class Engine:
     """A chess computer for both games.
 
     ``level`` is 1 (a beginner) to 20 (full strength, the default); ``elo`` instead picks
-    the level nearest to a standard-chess rating. ``hash_mb`` sizes the hash table. ``seed``
+    the level nearest to a standard-chess rating. ``hash_mb`` sizes the hash table;
+    ``threads`` is how many threads a search runs on (1, the default; see :attr:`threads`).
+    ``seed``
     makes the weak levels' choices repeatable. ``evaluation`` is ``"auto"`` (the default:
     each game's net bundled with the package, the hand-written evaluation for a game without
     one), ``"classic"`` (the hand-written evaluation) or ``"nnue"`` (a net: ``eval_file``,
@@ -220,6 +222,7 @@ class Engine:
         *,
         elo: int | None = None,
         hash_mb: int = 16,
+        threads: int = 1,
         seed: int | None = None,
         evaluation: str = "auto",
         eval_file: str | os.PathLike[str] | None = None,
@@ -232,6 +235,7 @@ class Engine:
             # tunables, so self-play can compare a change without a rebuild
             name, _, value = item.partition("=")
             self._search.set_param(name.strip(), int(value))
+        self._search.set_threads(threads)
         self._hash_mb = hash_mb
         self._lock = threading.Lock()
         self._ticket_lock = threading.Lock()
@@ -283,6 +287,21 @@ class Engine:
         with self._lock:
             self._search.resize(mb)
             self._hash_mb = mb
+
+    @property
+    def threads(self) -> int:
+        """How many threads a search runs on, 1 to 64 (Lazy SMP: helper threads search the
+        same position and share the hash table). A search with a node budget, as the lower
+        levels and ``Limit(nodes=...)`` use, runs on one thread so that it stays repeatable;
+        more threads make a timed search deeper but its choice varies from run to run."""
+        return self._search.threads
+
+    @threads.setter
+    def threads(self, threads: int) -> None:
+        if type(threads) is not int:
+            raise ValueError(f"threads must be an int, not {threads!r}")
+        with self._lock:
+            self._search.set_threads(threads)
 
     def set_param(self, name: str, value: int) -> None:
         """Set one evaluation weight or search tunable by name (as ``ROYALCHESS_PARAMS``):

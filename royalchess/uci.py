@@ -4,7 +4,7 @@ Speaks the Universal Chess Interface on standard input and output, for chess GUI
 python-chess, in both games: ``setoption name UCI_Variant value royal`` switches to Royal
 Chess, whose moves are spelled as on the rules page (``f1h1j1g1`` castling, ``e7e8g-``).
 
-Options: ``Hash``, ``MultiPV``, ``Skill Level`` (1-20), ``UCI_LimitStrength`` with
+Options: ``Hash``, ``Threads``, ``MultiPV``, ``Skill Level`` (1-20), ``UCI_LimitStrength`` with
 ``UCI_Elo``, ``UCI_Variant`` (``chess``, ``royal``), ``Move Overhead``, ``Ponder``,
 ``Clear Hash``, ``UseNNUE`` and ``EvalFile`` (a net file; without one, the nets bundled with
 the package). Until ``UseNNUE`` is set, each game with a bundled net (or an ``EvalFile``)
@@ -42,6 +42,7 @@ class _Options:
 
     def __init__(self) -> None:
         self.hash_mb = 16
+        self.threads = 1
         self.multipv = 1
         self.skill = MAX_LEVEL
         self.limit_strength = False
@@ -61,6 +62,7 @@ def _option_lines() -> list[str]:
     return [
         "option name Hash type spin default 16 min 1 max 4096",
         "option name Clear Hash type button",
+        "option name Threads type spin default 1 min 1 max 64",
         "option name MultiPV type spin default 1 min 1 max 64",
         f"option name Skill Level type spin default {MAX_LEVEL} min {MIN_LEVEL} max {MAX_LEVEL}",
         "option name UCI_LimitStrength type check default false",
@@ -192,6 +194,11 @@ class UciServer:
             self._finish_search()
             self._engine.hash_mb = mb
             opts.hash_mb = mb
+        elif name == "threads":
+            n = _spin(value, 1, 64, name)
+            self._finish_search()
+            self._engine.threads = n
+            opts.threads = n
         elif name == "clear hash":
             self._finish_search()
             self._engine.new_game()

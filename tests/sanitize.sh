@@ -63,7 +63,7 @@ mkdir -p "$site" "$work/obj" "$work/reports"
 cp -R "$repo/royalchess" "$site/royalchess"
 find "$site/royalchess" \( -name '*.so' -o -name '__pycache__' \) -prune -exec rm -rf {} +
 
-flags=(-std=c99 -fPIC -g -O1 -fno-omit-frame-pointer
+flags=(-std=c99 -fPIC -g -O1 -fno-omit-frame-pointer -pthread
        -fsanitize=address,undefined -fno-sanitize-recover=undefined
        -I"$core_src" -I"$include")
 say "building the core from $core_src with ASan + UBSan"
@@ -76,7 +76,7 @@ done
 for pid in "${pids[@]}"; do
     wait "$pid"
 done
-"$cc" -shared -fsanitize=address,undefined "$work"/obj/*.o -o "$site/royalchess/_core$suffix"
+"$cc" -shared -pthread -fsanitize=address,undefined "$work"/obj/*.o -o "$site/royalchess/_core$suffix"
 say "built in $((SECONDS - start)) s"
 
 cat >"$work/pytest.ini" <<'EOF'

@@ -9,10 +9,12 @@ under AddressSanitizer + UBSan by ``tests/sanitize.sh``.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from _support import CHESS_START, FAST, ROYAL_SEED_FENS, ROYAL_START
 
+import royalchess
 from royalchess import _core
 
 VARIANTS = [(0, CHESS_START), (1, ROYAL_START)]
@@ -244,6 +246,7 @@ def test_search_refuses_a_reentrant_call_made_while_converting_arguments() -> No
     calls = {
         "go": lambda: search.go(CHESS_START, 0, depth=1),
         "resize": lambda: search.resize(2),
+        "set_threads": lambda: search.set_threads(2),
         "clear": lambda: search.clear(),
         "evaluate": lambda: search.evaluate(CHESS_START, 0),
         "see": lambda: search.see(CHESS_START, 0, e2e4),
@@ -324,6 +327,7 @@ def test_search_refuses_calls_from_its_own_progress_callback() -> None:
         for call in (
             lambda: search.go(CHESS_START, 0, depth=1),
             lambda: search.resize(2),
+            lambda: search.set_threads(2),
             lambda: search.clear(),
         ):
             try:
@@ -333,7 +337,30 @@ def test_search_refuses_calls_from_its_own_progress_callback() -> None:
 
     result = search.go(CHESS_START, 0, depth=3, callback=progress)
     assert result["best"] is not None and result["depth"] == 3
-    assert errors and all("busy" in e for e in errors) and len(errors) % 3 == 0
+    assert errors and all("busy" in e for e in errors) and len(errors) % 4 == 0
+    assert search.threads == 1
+
+
+def test_search_threads() -> None:
+    search = _core.Search(1)
+    assert search.threads == 1
+    for bad in (0, -1, 65, 2**70):
+        with pytest.raises((ValueError, OverflowError)):
+            search.set_threads(bad)
+    with pytest.raises(TypeError):
+        search.set_threads("2")  # type: ignore[arg-type]
+    assert search.threads == 1 and search.busy is False
+    # grown, shrunk and grown again, with the net set and taken away between (each helper
+    # evaluates with accumulators of its own for the nets of the moment; the sanitized
+    # build checks the memory)
+    net = _core.Net((Path(royalchess.__file__).parent / "nets" / "chess.nnue").read_bytes(), 0)
+    for threads, with_net in ((4, True), (2, False), (1, True), (3, True), (3, False)):
+        search.set_threads(threads)
+        search.set_net(0, net if with_net else None)
+        assert search.threads == threads
+        result = search.go(CHESS_START, 0, depth=6)
+        assert result["best"] is not None and result["depth"] == 6
+        assert search.go(CHESS_START, 0, depth=5, multipv=3)["best"] is not None
 
 
 def test_search_refuses_another_thread_while_converting_arguments() -> None:

@@ -244,6 +244,69 @@ def test_one_engine_serialises_its_searches() -> None:
     assert len(out) == 3 and all(m in board.legal_moves for m in out)
 
 
+def test_threads_setting() -> None:
+    engine = Engine(hash_mb=4, threads=3)
+    assert engine.threads == 3
+    engine.threads = 1
+    assert engine.threads == 1
+    for bad in (0, 65, 2.0, "2"):
+        with pytest.raises(ValueError):
+            engine.threads = bad  # type: ignore[assignment]
+    assert engine.threads == 1
+    with pytest.raises(ValueError, match="thread count 0"):
+        Engine(threads=0)
+
+
+@pytest.mark.parametrize("variant", ["chess", "royal"])
+def test_a_node_budget_searches_on_one_thread(variant: str) -> None:
+    # the lower levels and fixed-node matches rely on the same answer every time
+    board = Board(variant=variant)
+    board.push_uci("e2e4")
+    one, two = (Engine(hash_mb=8, threads=n).search(board, Limit(nodes=20_000)) for n in (1, 2))
+    assert (one.move, one.nodes, one.depth) == (two.move, two.nodes, two.depth)
+
+
+@pytest.mark.parametrize("variant", ["chess", "royal"])
+def test_helper_threads_search_beside_the_main_one(variant: str) -> None:
+    board = Board(variant=variant)
+    board.push_uci("e2e4")
+    depth = 5 if FAST else 8
+    one = Engine(hash_mb=16).search(board, Limit(depth=depth))
+    four = Engine(hash_mb=16, threads=4).search(board, Limit(depth=depth))
+    assert four.move in board.legal_moves and four.depth == depth
+    # the result counts the helpers' nodes too: three helpers searching all the while the
+    # main thread goes to the same depth search more than one thread alone
+    assert four.nodes > one.nodes
+
+
+def test_threads_stop_reuse_and_switch_evaluation() -> None:
+    engine = Engine(hash_mb=8, threads=3)
+    board = Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    for evaluation in ("auto", "classic", "auto"):
+        engine.set_evaluation(evaluation)
+        analysis = engine.analysis(board)
+        time.sleep(0.1)
+        start = time.perf_counter()
+        analysis.stop()
+        result = analysis.wait()
+        # the helpers stop at their next check too, each when the system gives it the core
+        assert time.perf_counter() - start < (0.5 if FAST else 0.1)
+        assert result.move in board.legal_moves
+        lines = engine.analyse(board, Limit(depth=6), multipv=3)
+        assert len({line.move for line in lines}) == 3
+    engine.threads = 1
+    assert engine.play(board, Limit(depth=4)) in board.legal_moves
+
+
+def test_mate_is_found_with_threads() -> None:
+    engine = Engine(hash_mb=8, threads=2)
+    for variant, fen, n, solutions in MATES:
+        engine.new_game()
+        best = engine.analyse(Board(fen, variant=variant), Limit(depth=2 * n + 7))[0]
+        assert best.score == Score(mate=n)
+        assert best.move is not None and best.move.uci() in solutions
+
+
 def test_levels_and_elo() -> None:
     assert Engine().level == MAX_LEVEL
     engine = Engine(level=3)

@@ -141,6 +141,11 @@ def test_engine_specs() -> None:
     assert uci.options == (("Hash", "16"), ("UCI_Elo", "2000")) and uci.env == (("X", "1"),)
     with pytest.raises(ValueError, match="unknown royalchess option"):
         EngineSpec.parse("royalchess:depth=3")
+    assert EngineSpec.parse("royalchess:threads=2").options == (("threads", "2"),)
+    for bad in ("0", "65", "two"):
+        with pytest.raises(ValueError, match="threads"):
+            EngineSpec.parse(f"royalchess:threads={bad}")
+    assert open_player(EngineSpec.parse("royalchess:threads=3"), "chess", 1).engine.threads == 3  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="bad ENGINE"):
         EngineSpec.parse("no-such-engine-anywhere")
     assert TimeControl.parse(None, None, "10+0.1") == TimeControl(base=10.0, inc=0.1)

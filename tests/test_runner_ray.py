@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,22 @@ if not os.environ.get("CI"):  # under CI the test extra always brings Ray: a mis
     pytest.importorskip("ray")
 
 HERE = Path(__file__).resolve().parent
+
+# What a failed run shows of the cluster's own logs: a child that ends without a pytest
+# summary was most likely ended by Ray (a driver whose node Ray holds dead exits at once),
+# and only these logs say why.
+RAY_LOGS = ("raylet.out", "raylet.err", "gcs_server.out", "gcs_server.err", "python-core-driver-*")
+
+
+def ray_log_tails(ray_tmp: Path, lines: int = 25) -> str:
+    """The last lines of the Ray session logs under *ray_tmp* (its RAY_TMPDIR)."""
+    out = []
+    for pattern in RAY_LOGS:
+        for log in sorted(ray_tmp.glob(f"ray/session_*/logs/{pattern}")):
+            tail = log.read_text(errors="replace").splitlines()[-lines:]
+            if tail:
+                out.append(f"--- {log.name} (last {len(tail)} lines)\n" + "\n".join(tail))
+    return "\n".join(out) or f"(no Ray logs under {ray_tmp})"
 
 
 def test_ray_cases_pass_on_a_loopback_only_cluster() -> None:
@@ -39,14 +56,19 @@ def test_ray_cases_pass_on_a_loopback_only_cluster() -> None:
         str(HERE / "ray_cases.py"),
     ]
     script = f'"{ip}" link set lo up && exec "$@"'
-    result = subprocess.run(
-        [*private, "--", "sh", "-c", script, "sh", *pytest_args],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-        cwd=HERE.parent,
-    )
-    output = result.stdout + result.stderr
+    # a short private temp folder (Ray's socket paths must stay short) whose logs can be read
+    with tempfile.TemporaryDirectory(prefix="rc-ray-", dir="/tmp") as ray_tmp:
+        result = subprocess.run(
+            [*private, "--", "sh", "-c", script, "sh", *pytest_args],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+            cwd=HERE.parent,
+            env={**os.environ, "RAY_TMPDIR": ray_tmp},
+        )
+        output = result.stdout + result.stderr
+        if result.returncode != 0:
+            output += "\n" + ray_log_tails(Path(ray_tmp))
     assert result.returncode == 0, output
     assert " passed" in output and " failed" not in output and "skipped" not in output, output

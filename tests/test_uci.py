@@ -74,7 +74,7 @@ def test_handshake_and_options(session: Session) -> None:
     session.wait_for("uciok")
     text = "\n".join(session.lines)
     assert "id name royalchess" in text
-    for option in ("Hash", "MultiPV", "Skill Level", "UCI_LimitStrength", "UCI_Elo"):
+    for option in ("Hash", "Threads", "MultiPV", "Skill Level", "UCI_LimitStrength", "UCI_Elo"):
         assert (
             f"option name {option} type spin" in text or f"option name {option} type check" in text
         )
@@ -208,6 +208,8 @@ JUNK = [
     "setoption name",
     "setoption name Hash value lots",
     "setoption name Hash value 0",
+    "setoption name Threads value 0",
+    "setoption name Threads value 65",
     "setoption name MultiPV value 999",
     "setoption name UCI_Variant value shogi",
     "setoption name Nonexistent value 3",
@@ -249,6 +251,8 @@ def test_strength_options(session: Session) -> None:
     session.send("setoption name UCI_Elo value 1500", "go depth 3")
     session.wait_for("bestmove")
     session.send("setoption name Hash value 2", "setoption name Clear Hash")
+    session.send("setoption name Threads value 2", "position startpos", "go movetime 200")
+    assert Board().parse_uci(session.wait_for("bestmove").split()[1])
     session.send("setoption name Move Overhead value 100", "isready")
     session.wait_for("readyok")
 
@@ -333,7 +337,8 @@ def test_python_chess_plays_and_analyses() -> None:
     try:
         assert engine.id["name"].startswith("royalchess")
         board = chess.Board()
-        engine.configure({"Hash": 8})
+        # python-chess reads the Threads spin from the handshake and checks the value
+        engine.configure({"Hash": 8, "Threads": 2})
         for ply in range(16):
             limit = (
                 chess.engine.Limit(time=0.05)

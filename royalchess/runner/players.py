@@ -4,6 +4,7 @@ An ENGINE is written
 
 - ``royalchess`` or ``royalchess:level=12,hash=16,param.rfp_margin=120,name=patch`` — the
   built-in engine, in the worker process: ``level`` (1-20) or ``elo``, ``hash`` (MB),
+  ``threads`` (1-64; a fixed-node search runs on one),
   ``param.NAME=VALUE`` evaluation weights and search tunables (the names the core's
   ``set_param`` knows, as ``ROYALCHESS_PARAMS``), ``evalfile=PATH`` to evaluate with that
   NNUE net (docs/nnue.md), ``eval=classic|auto|nnue`` (default ``classic``, or ``nnue``
@@ -134,13 +135,15 @@ class EngineSpec:
         for key, value in _pairs(text):
             if key == "name":
                 name = value
-            elif key in ("level", "elo", "hash", "nodes") or key.startswith("param."):
+            elif key in ("level", "elo", "hash", "threads", "nodes") or key.startswith("param."):
                 try:
                     number = int(value)
                 except ValueError:
                     raise ValueError(f"royalchess option {key}={value!r}: not an integer") from None
                 if key == "nodes" and number < 1:
                     raise ValueError(f"royalchess option nodes={value!r}: at least 1")
+                if key == "threads" and not 1 <= number <= 64:
+                    raise ValueError(f"royalchess option threads={value!r}: 1 to 64")
                 options.append((key, value))
             elif key == "evalfile":
                 options.append((key, value))
@@ -153,7 +156,8 @@ class EngineSpec:
                 options.append((key, value))
             else:
                 raise ValueError(
-                    f"unknown royalchess option {key!r}: level, elo, hash, nodes, param.NAME, "
+                    f"unknown royalchess option {key!r}: level, elo, hash, threads, nodes, "
+                    "param.NAME, "
                     "evalfile, eval or name"
                 )
         keys = dict(options)
@@ -247,6 +251,7 @@ class BuiltinPlayer:
             level,
             elo=elo,
             hash_mb=int(opts.get("hash", 16)),
+            threads=int(opts.get("threads", 1)),
             seed=self.seed,
             evaluation=opts.get("eval", "classic" if net is None else "nnue"),
             eval_file=net,

@@ -1,11 +1,18 @@
 /* The search. A node's life: draw and mate-distance checks, the hash table, static eval and
  * the pruning it allows (reverse futility, null move), then the moves in order with late-move
  * reductions and principal-variation re-searches; leaves go on in quiescence until quiet. */
+#if !defined(_WIN32)
+/* POSIX threads for the helper searches (Lazy SMP); elsewhere a search has one thread. */
+#define _POSIX_C_SOURCE 200112L
+#include <pthread.h>
+#define RC_THREADS 1
+#endif
 #include <stdlib.h>
 #include <string.h>
 
 #include "attack.h"
 #include "movegen.h"
+#include "nnue.h"
 #include "order.h"
 #include "position.h"
 #include "search.h"
@@ -70,7 +77,8 @@ static const int SP_DEFAULTS[SP_COUNT] = { 6, 90, 6, 100, 90, 5, 3, 75, 225, 600
 #define CORR_GRAIN 256
 
 struct Search {
-    TT tt;
+    TT *tt;                  /* own_tt, or in a helper the main search's table */
+    TT own_tt;
     EvalParams params;
     int sp[SP_COUNT];
     OrderTables order;
@@ -100,6 +108,15 @@ struct Search {
     int64_t soft, hard;      /* ms from start; negative = no limit */
     SearchReport report;
     void *ctx;
+
+    /* Lazy SMP: helpers search the same root on threads of their own, sharing nothing but
+     * the hash table (what one finds there steers the others); the main search alone keeps
+     * the clock, reports and answers, and tells them to halt when it is done. */
+    int nhelpers;
+    Search **helpers;
+    NnueState *own_nnue[2];  /* a helper's accumulators for the main search's nets */
+    const volatile int *halt;  /* a helper's: the main search's `halting` */
+    volatile int halting;
 };
 
 /* ---- small helpers ---------------------------------------------------------------------- */
@@ -257,6 +274,8 @@ static inline int count_node(Search *s)
             s->stopped = 1;
         else if (s->hard >= 0 && !s->pondering && elapsed(s) >= s->hard)
             s->stopped = 1;
+        else if (s->halt && *s->halt)
+            s->stopped = 1;
     }
     return s->stopped;
 }
@@ -280,7 +299,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
     TTEntry e;
     Move tt_move = 0;
     int tt_eval = TT_NO_EVAL;
-    if (tt_probe(&s->tt, pos->key, &e)) {
+    if (tt_probe(s->tt, pos->key, &e)) {
         int sc = score_from_tt(e.score, ply), b = e.bound & 3;
         if ((b == BOUND_EXACT) || (b == BOUND_LOWER && sc >= beta) ||
             (b == BOUND_UPPER && sc <= alpha))
@@ -336,7 +355,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
         }
         int may_check = may_give_check(pos, m);
         pos_make(pos, m);
-        tt_prefetch(&s->tt, pos->key);
+        tt_prefetch(s->tt, pos->key);
         s->stack[ply + 1].in_check = may_check ? -1 : 0;
         int score = -qsearch(s, -beta, -alpha, ply + 1);
         pos_unmake(pos);
@@ -353,7 +372,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply)
         }
     }
     int bound = best >= beta ? BOUND_LOWER : alpha > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(&s->tt, pos->key, best_move, score_to_tt(best, ply), raw, 0, bound);
+    tt_store(s->tt, pos->key, best_move, score_to_tt(best, ply), raw, 0, bound);
     return best;
 }
 
@@ -681,7 +700,7 @@ static int probcut(Search *s, int pc_beta, int eval, int raw, int depth, int ply
         p->cont = cont_of(s, m);
         int may_check = may_give_check(pos, m);
         pos_make(pos, m);
-        tt_prefetch(&s->tt, pos->key);
+        tt_prefetch(s->tt, pos->key);
         s->stack[ply + 1].in_check = may_check ? -1 : 0;
         int v = -qsearch(s, -pc_beta, -pc_beta + 1, ply + 1);
         if (v >= pc_beta && !s->stopped) {
@@ -692,7 +711,7 @@ static int probcut(Search *s, int pc_beta, int eval, int raw, int depth, int ply
         if (s->stopped)
             return 0;
         if (v >= pc_beta) {
-            tt_store(&s->tt, pos->key, m, score_to_tt(v, ply), raw, depth - 3, BOUND_LOWER);
+            tt_store(s->tt, pos->key, m, score_to_tt(v, ply), raw, depth - 3, BOUND_LOWER);
             return v;
         }
     }
@@ -732,7 +751,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
     Move excluded = p->excluded;
     TTEntry e;
     Move tt_move = 0;
-    int tt_eval = TT_NO_EVAL, tt_hit = tt_probe(&s->tt, pos->key, &e);
+    int tt_eval = TT_NO_EVAL, tt_hit = tt_probe(s->tt, pos->key, &e);
     if (tt_hit) {
         tt_move = e.move;
         tt_eval = e.eval;
@@ -873,7 +892,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
             pos_unmake(pos);
             continue;
         }
-        tt_prefetch(&s->tt, pos->key);
+        tt_prefetch(s->tt, pos->key);
         s->stack[ply + 1].in_check = gives_check;
         int new_depth = depth - 1 + (singular && m == tt_move), score;
         if (searched == 0) {
@@ -942,7 +961,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, int null_o
         !(bound == BOUND_LOWER && best <= eval) && !(bound == BOUND_UPPER && best >= eval) &&
         best < SCORE_MATE_BOUND && best > -SCORE_MATE_BOUND)
         update_corr(s, raw, best, depth);
-    tt_store(&s->tt, pos->key, best_move, score_to_tt(best, ply),
+    tt_store(s->tt, pos->key, best_move, score_to_tt(best, ply),
              in_check ? TT_NO_EVAL : raw, depth, bound);
     return best;
 }
@@ -1011,6 +1030,16 @@ static void sort_root(RootMove *r, int from, int to)
     }
 }
 
+/* The nodes of this search and its helpers. A helper's count is read while it runs: a
+ * moment's figure, which is all a report needs. */
+static uint64_t total_nodes(const Search *s)
+{
+    uint64_t n = s->nodes;
+    for (int i = 0; i < s->nhelpers; i++)
+        n += s->helpers[i]->nodes;
+    return n;
+}
+
 static void send_report(Search *s, int depth, int line, int score, int bound)
 {
     if (!s->report)
@@ -1022,9 +1051,9 @@ static void send_report(Search *s, int depth, int line, int score, int bound)
     info.multipv = line + 1;
     info.score = score;
     info.bound = bound;
-    info.nodes = s->nodes;
+    info.nodes = total_nodes(s);
     info.time_ms = elapsed(s);
-    info.hashfull = tt_hashfull(&s->tt);
+    info.hashfull = tt_hashfull(s->tt);
     info.pv_len = rm->pv_len;
     memcpy(info.pv, rm->pv, (size_t)rm->pv_len * sizeof(Move));
     s->report(s->ctx, &info);
@@ -1045,7 +1074,7 @@ static void init_root(Search *s)
     Ply *p = &s->stack[0];
     gen_legal(&s->pos, &p->list);
     TTEntry e;
-    OrderHints h = { tt_probe(&s->tt, s->pos.key, &e) ? e.move : 0, { 0, 0 }, 0,
+    OrderHints h = { tt_probe(s->tt, s->pos.key, &e) ? e.move : 0, { 0, 0 }, 0,
                      { NULL, NULL } };
     order_score(&s->pos, &p->list, p->scores, &h, &s->order, &s->params);
     s->nroot = 0;
@@ -1137,14 +1166,15 @@ void search_default_limits(SearchLimits *lim)
     lim->overhead = 20;
 }
 
-Search *search_new(size_t hash_mb)
+/* A search without a table of its own: the main search's, or a helper's (tt set later). */
+static Search *search_alloc(void)
 {
     Search *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->evals = calloc(EVAL_SLOTS, sizeof *s->evals);
     s->pawns = calloc(EVAL_PAWN_SLOTS, sizeof *s->pawns);
-    if (!s->evals || !s->pawns || !tt_init(&s->tt, hash_mb)) {
+    if (!s->evals || !s->pawns) {
         free(s->evals);
         free(s->pawns);
         free(s);
@@ -1156,11 +1186,36 @@ Search *search_new(size_t hash_mb)
     return s;
 }
 
+Search *search_new(size_t hash_mb)
+{
+    Search *s = search_alloc();
+    if (!s)
+        return NULL;
+    if (!tt_init(&s->own_tt, hash_mb)) {
+        search_free(s);
+        return NULL;
+    }
+    s->tt = &s->own_tt;
+    return s;
+}
+
+static void free_helper(Search *h)
+{
+    for (int v = 0; v < 2; v++)
+        nnue_state_free(h->own_nnue[v]);
+    free(h->evals);
+    free(h->pawns);
+    free(h);
+}
+
 void search_free(Search *s)
 {
     if (!s)
         return;
-    tt_free(&s->tt);
+    for (int i = 0; i < s->nhelpers; i++)
+        free_helper(s->helpers[i]);
+    free(s->helpers);
+    tt_free(&s->own_tt);
     free(s->evals);
     free(s->pawns);
     free(s);
@@ -1171,19 +1226,66 @@ int search_resize(Search *s, size_t hash_mb)
     TT fresh;
     if (!tt_init(&fresh, hash_mb))
         return 0;
-    tt_free(&s->tt);
-    s->tt = fresh;
+    tt_free(&s->own_tt);
+    s->own_tt = fresh; /* the helpers point at own_tt, which stays where it is */
     return 1;
 }
 
-void search_clear(Search *s)
+int search_set_threads(Search *s, int threads)
 {
-    tt_clear(&s->tt);
+#if !defined(RC_THREADS)
+    threads = 1;
+#endif
+    if (threads < 1 || threads > SEARCH_MAX_THREADS)
+        return 0;
+    int want = threads - 1;
+    if (want > s->nhelpers) {
+        Search **more = realloc(s->helpers, (size_t)want * sizeof *more);
+        if (!more)
+            return 0;
+        s->helpers = more;
+        while (s->nhelpers < want) {
+            Search *h = search_alloc();
+            if (!h)
+                return 0;
+            h->tt = &s->own_tt;
+            h->halt = &s->halting;
+            s->helpers[s->nhelpers++] = h;
+        }
+    }
+    while (s->nhelpers > want)
+        free_helper(s->helpers[--s->nhelpers]);
+    return 1;
+}
+
+int search_threads(const Search *s)
+{
+    return 1 + s->nhelpers;
+}
+
+static void clear_learnt(Search *s)
+{
     forget_evals(s);
     memset(&s->order, 0, sizeof s->order);
     memset(s->corr, 0, sizeof s->corr);
     for (int i = 0; i < MAX_PLY + 4; i++)
         s->stack[i].killers[0] = s->stack[i].killers[1] = 0;
+}
+
+void search_clear(Search *s)
+{
+    for (int i = 0; i < s->nhelpers; i++) {
+        Search *h = s->helpers[i];
+        clear_learnt(h);
+        /* Nets change only with a clear (set_net): a helper's accumulators may belong to a
+         * net already freed, whose address a new one could take. */
+        for (int v = 0; v < 2; v++) {
+            nnue_state_free(h->own_nnue[v]);
+            h->own_nnue[v] = NULL;
+        }
+    }
+    tt_clear(s->tt);
+    clear_learnt(s);
 }
 
 EvalParams *search_params(Search *s)
@@ -1247,6 +1349,70 @@ static void age_history(Search *s)
     }
 }
 
+static void reset_killers(Search *s)
+{
+    for (int i = 0; i < MAX_PLY + 4; i++)
+        s->stack[i].killers[0] = s->stack[i].killers[1] = 0;
+}
+
+#if defined(RC_THREADS)
+/* Readies helper h to search pos beside s: s's weights, tunables and root moves, its nets
+ * through accumulators of h's own, no limit but s's halt. Returns 0 when out of memory. */
+static int helper_ready(Search *h, const Search *s, const Position *pos)
+{
+    h->params = s->params;
+    for (int v = 0; v < 2; v++) {
+        if (!s->params.nnue[v]) {
+            h->params.nnue[v] = NULL;
+            continue;
+        }
+        const NnueNet *net = nnue_state_net(s->params.nnue[v]);
+        if (!h->own_nnue[v] || nnue_state_net(h->own_nnue[v]) != net) {
+            nnue_state_free(h->own_nnue[v]);
+            if (!(h->own_nnue[v] = nnue_state_new(net)))
+                return 0;
+        }
+        h->params.nnue[v] = h->own_nnue[v];
+    }
+    if (memcmp(h->sp, s->sp, sizeof h->sp) != 0) {
+        memcpy(h->sp, s->sp, sizeof h->sp);
+        init_lmr(h);
+    }
+    search_default_limits(&h->lim);
+    h->lim.infinite = 1;
+    h->lim.only = s->lim.only;
+    h->lim.nonly = s->lim.nonly;
+    h->report = NULL;
+    h->ctx = NULL;
+    h->ticket = 1;
+    h->stop_ticket = 0;
+    h->start = s->start;
+    h->completed = 0;
+    h->stopped = 0;
+    h->pondering = 0;
+    h->soft = h->hard = -1;
+    if (!pos_copy(&h->pos, pos) || !pos_reserve(&h->pos, pos->ply + MAX_PLY + 8)) {
+        pos_free(&h->pos);
+        return 0;
+    }
+    if (h->evals_version != h->params.version)
+        forget_evals(h);
+    age_history(h);
+    reset_killers(h);
+    init_root(h);
+    eval_prepare(&h->pos, &h->params);
+    return 1;
+}
+
+static void *helper_main(void *arg)
+{
+    Search *h = arg;
+    SearchResult unused;
+    iterate(h, &unused);
+    return NULL;
+}
+#endif
+
 void search_go(Search *s, const Position *pos, const SearchLimits *lim, SearchReport report,
                void *ctx, uint64_t ticket, SearchResult *out)
 {
@@ -1270,21 +1436,44 @@ void search_go(Search *s, const Position *pos, const SearchLimits *lim, SearchRe
         pos_free(&s->pos);
         return; /* out of memory: no move */
     }
-    tt_new_search(&s->tt);
+    tt_new_search(s->tt);
     if (s->evals_version != s->params.version)
         forget_evals(s);
     age_history(s);
-    for (int i = 0; i < MAX_PLY + 4; i++)
-        s->stack[i].killers[0] = s->stack[i].killers[1] = 0;
+    reset_killers(s);
     init_root(s);
     eval_prepare(&s->pos, &s->params);
+    for (int i = 0; i < s->nhelpers; i++)
+        s->helpers[i]->nodes = 0;
+#if defined(RC_THREADS)
+    int running = 0;
+    pthread_t threads[SEARCH_MAX_THREADS];
+    /* A node budget asks for the same answer every time, which only one thread gives. */
+    if (s->nroot > 0 && !lim->nodes) {
+        s->halting = 0;
+        while (running < s->nhelpers && helper_ready(s->helpers[running], s, pos)) {
+            if (pthread_create(&threads[running], NULL, helper_main, s->helpers[running])) {
+                pos_free(&s->helpers[running]->pos);
+                break;
+            }
+            running++;
+        }
+    }
+#endif
     if (s->nroot > 0) {
         iterate(s, out);
         out->best = s->root[0].move;
         out->ponder = s->root[0].pv_len > 1 ? s->root[0].pv[1] : 0;
         out->score = s->root[0].score > -SCORE_INF ? s->root[0].score : s->root[0].prev_score;
     }
-    out->nodes = s->nodes;
+#if defined(RC_THREADS)
+    s->halting = 1;
+    for (int i = 0; i < running; i++) {
+        pthread_join(threads[i], NULL);
+        pos_free(&s->helpers[i]->pos);
+    }
+#endif
+    out->nodes = total_nodes(s);
     out->time_ms = elapsed(s);
     pos_free(&s->pos);
 }

@@ -1,8 +1,8 @@
 /* The search: iterative deepening, principal-variation alpha-beta with a transposition table,
  * quiescence, null move, late-move reductions. All its state lives in one Search object, so
  * several searches may run at once on different threads; one Search runs one search at a
- * time. search_go() works on a private copy of the position and may be stopped from another
- * thread with search_stop(). */
+ * time, on one thread or on several (search_set_threads). search_go() works on a private
+ * copy of the position and may be stopped from another thread with search_stop(). */
 #ifndef RC_SEARCH_H
 #define RC_SEARCH_H
 
@@ -64,6 +64,13 @@ Search *search_new(size_t hash_mb);
 void search_free(Search *s);
 /* Changes the hash size (the table is emptied). Returns 0 if out of memory. */
 int search_resize(Search *s, size_t hash_mb);
+/* Searches on `threads` threads from now on (Lazy SMP: helper searches share the hash
+ * table), 1 .. SEARCH_MAX_THREADS; a search with a node budget still runs on one, so that it
+ * gives the same answer every time. Builds without POSIX threads stay at one. Returns 0 for
+ * a count out of range or when out of memory. */
+#define SEARCH_MAX_THREADS 64
+int search_set_threads(Search *s, int threads);
+int search_threads(const Search *s);
 /* Forgets everything learnt (hash table, history): for a new game and for bench. */
 void search_clear(Search *s);
 EvalParams *search_params(Search *s);

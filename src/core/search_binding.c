@@ -412,6 +412,23 @@ static PyObject *resize_unguarded(PySearch *self, PyObject *arg)
 
 GUARDED(resize, (PySearch *self, PyObject *arg), (self, arg))
 
+static PyObject *set_threads_unguarded(PySearch *self, PyObject *arg)
+{
+    Py_ssize_t n = PyLong_AsSsize_t(arg);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    if (n < 1 || n > SEARCH_MAX_THREADS) {
+        PyErr_Format(PyExc_ValueError, "thread count %zd is out of range 1..%d", n,
+                     SEARCH_MAX_THREADS);
+        return NULL;
+    }
+    if (!search_set_threads(self->search, (int)n))
+        return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+GUARDED(set_threads, (PySearch *self, PyObject *arg), (self, arg))
+
 static PyObject *evaluate_unguarded(PySearch *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = { "fen", "variant", "moves", NULL };
@@ -555,7 +572,18 @@ static PyObject *Search_get_busy(PySearch *self, void *Py_UNUSED(closure))
     return PyBool_FromLong(self->busy);
 }
 
+static PyObject *Search_get_threads(PySearch *self, void *Py_UNUSED(closure))
+{
+    if (!self->search) {
+        PyErr_SetString(PyExc_RuntimeError, "Search was not initialised");
+        return NULL;
+    }
+    return PyLong_FromLong(search_threads(self->search));
+}
+
 static PyGetSetDef Search_getset[] = {
+    { "threads", (getter)Search_get_threads, NULL,
+      "Threads a search without a node budget runs on (set_threads())", NULL },
     { "busy", (getter)Search_get_busy, NULL,
       "True while a call (go(), or a resize() etc.) is using this Search", NULL },
     { NULL, NULL, NULL, NULL, NULL },
@@ -572,6 +600,8 @@ static PyMethodDef Search_methods[] = {
       "The pondered move was played: start the clock." },
     { "clear", (PyCFunction)Search_clear, METH_NOARGS, "Forget the hash table and history." },
     { "resize", (PyCFunction)Search_resize, METH_O, "Set the hash size in MB (clears it)." },
+    { "set_threads", (PyCFunction)Search_set_threads, METH_O,
+      "Search on this many threads (helpers share the hash table; one under a node budget)." },
     { "evaluate", (PyCFunction)(void (*)(void))Search_evaluate, METH_VARARGS | METH_KEYWORDS,
       "Static evaluation in centipawns for the side to move." },
     { "set_net", (PyCFunction)Search_set_net, METH_VARARGS,

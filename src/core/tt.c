@@ -45,14 +45,40 @@ static inline TTEntry *bucket_of(const TT *tt, uint64_t key)
     return tt->bucket[key & (tt->buckets - 1)].e;
 }
 
+/* The fields after the move, as one word. */
+static inline uint64_t entry_data(const TTEntry *e)
+{
+    return (uint64_t)(uint16_t)e->score | (uint64_t)(uint16_t)e->eval << 16 |
+           (uint64_t)(uint8_t)e->depth << 32 | (uint64_t)e->bound << 40;
+}
+
+/* An entry keeps its key xor its other words. Threads of one search share the table without
+ * locks, so a probe may read an entry half written by another thread; its words then no
+ * longer xor to the key it was looked up by, and the probe misses instead of mixing two
+ * positions' results. */
+static inline uint64_t entry_key(const TTEntry *e)
+{
+    return e->key ^ e->move ^ entry_data(e);
+}
+
 int tt_probe(const TT *tt, uint64_t key, TTEntry *out)
 {
-    TTEntry *b = bucket_of(tt, key);
-    for (int i = 0; i < TT_WAYS; i++)
-        if (b[i].key == key && b[i].bound) {
-            *out = b[i];
+    const volatile TTEntry *b = bucket_of(tt, key);
+    for (int i = 0; i < TT_WAYS; i++) {
+        /* One read of each field (volatile), then the check on that copy. */
+        TTEntry e;
+        e.key = b[i].key;
+        e.move = b[i].move;
+        e.score = b[i].score;
+        e.eval = b[i].eval;
+        e.depth = b[i].depth;
+        e.bound = b[i].bound;
+        if (e.bound && entry_key(&e) == key) {
+            e.key = key;
+            *out = e;
             return 1;
         }
+    }
     return 0;
 }
 
@@ -60,7 +86,7 @@ void tt_store(TT *tt, uint64_t key, Move move, int score, int eval, int depth, i
 {
     TTEntry *b = bucket_of(tt, key), *slot = NULL;
     for (int i = 0; i < TT_WAYS && !slot; i++)
-        if (b[i].key == key)
+        if (entry_key(&b[i]) == key)
             slot = &b[i];
     if (slot) {
         /* Keep a deeper result of this very search unless the new one is exact. */
@@ -80,12 +106,20 @@ void tt_store(TT *tt, uint64_t key, Move move, int score, int eval, int depth, i
             }
         }
     }
-    slot->key = key;
-    slot->move = move;
-    slot->score = (int16_t)score;
-    slot->eval = (int16_t)eval;
-    slot->depth = (int8_t)(depth < -100 ? -100 : depth > 127 ? 127 : depth);
-    slot->bound = (uint8_t)(bound | tt->age << 2);
+    TTEntry e;
+    e.move = move;
+    e.score = (int16_t)score;
+    e.eval = (int16_t)eval;
+    e.depth = (int8_t)(depth < -100 ? -100 : depth > 127 ? 127 : depth);
+    e.bound = (uint8_t)(bound | tt->age << 2);
+    e.key = key ^ e.move ^ entry_data(&e);
+    volatile TTEntry *v = slot;
+    v->key = e.key;
+    v->move = e.move;
+    v->score = e.score;
+    v->eval = e.eval;
+    v->depth = e.depth;
+    v->bound = e.bound;
 }
 
 int tt_hashfull(const TT *tt)

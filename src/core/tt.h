@@ -7,7 +7,7 @@
 enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
 typedef struct {
-    uint64_t key;
+    uint64_t key;    /* in the table: the key xor the other fields (tt.c); probed: the key */
     Move move;
     int16_t score;   /* mate scores relative to this node, see search.c */
     int16_t eval;    /* static evaluation, or TT_NO_EVAL */
