@@ -7,6 +7,7 @@ one of the EPD's ``bm`` moves.
 
     python bench/wac.py                       # 300 positions, 100 ms each, both engines
     python bench/wac.py --movetime 0.5 --limit 50 --no-stockfish
+    python bench/wac.py --threads 2           # both engines on two threads (UCI Threads)
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0, help="only the first N positions")
     parser.add_argument("--no-stockfish", action="store_true")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--threads", type=int, default=1, help="UCI Threads of both engines")
     args = parser.parse_args(argv)
     positions = []
     for line in args.epd.read_text(encoding="utf-8").splitlines():
@@ -72,16 +74,18 @@ def main(argv: list[str] | None = None) -> int:
         positions = positions[: args.limit]
     # Stockfish searches a `go movetime` whole (its Move Overhead is for clocks only);
     # royalchess keeps min(Move Overhead, movetime/10) in hand unless told the pipe is free
+    threads = {"Threads": args.threads}
     engines: list[tuple[str, list[str], dict[str, int]]] = [
-        ("royalchess", [sys.executable, "-m", "royalchess", "uci"], {"Move Overhead": 0})
+        ("royalchess", [sys.executable, "-m", "royalchess", "uci"], {"Move Overhead": 0, **threads})
     ]
     if not args.no_stockfish:
-        engines.append(("stockfish", [STOCKFISH], {}))
+        engines.append(("stockfish", [STOCKFISH], threads))
     ms = args.movetime * 1000
     for name, command, options in engines:
         solved, nodes, seconds = solve(command, positions, args.movetime, args.verbose, options)
         print(
-            f"{name:10s} WAC {solved}/{len(positions)} at {ms:.0f} ms/position "
+            f"{name:10s} WAC {solved}/{len(positions)} at {ms:.0f} ms/position, "
+            f"{args.threads} thread{'s' * (args.threads > 1)} "
             f"({nodes / max(seconds, 1e-9):,.0f} nodes/s over the run)",
             flush=True,
         )

@@ -294,6 +294,9 @@ def test_threads_stop_reuse_and_switch_evaluation() -> None:
         assert result.move in board.legal_moves
         lines = engine.analyse(board, Limit(depth=6), multipv=3)
         assert len({line.move for line in lines}) == 3
+        # the helpers search the same root moves as the main thread
+        only = board.parse_uci("a2a3")
+        assert engine.search(board, Limit(depth=6), searchmoves=[only]).move == only
     engine.threads = 1
     assert engine.play(board, Limit(depth=4)) in board.legal_moves
 
