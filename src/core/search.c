@@ -1355,6 +1355,17 @@ static void reset_killers(Search *s)
         s->stack[i].killers[0] = s->stack[i].killers[1] = 0;
 }
 
+/* What every search, main or helper, does once its position is in place. */
+static void start_search(Search *s)
+{
+    if (s->evals_version != s->params.version)
+        forget_evals(s);
+    age_history(s);
+    reset_killers(s);
+    init_root(s);
+    eval_prepare(&s->pos, &s->params);
+}
+
 #if defined(RC_THREADS)
 /* Readies helper h to search pos beside s: s's weights, tunables and root moves, its nets
  * through accumulators of h's own, no limit but s's halt. Returns 0 when out of memory. */
@@ -1395,12 +1406,7 @@ static int helper_ready(Search *h, const Search *s, const Position *pos)
         pos_free(&h->pos);
         return 0;
     }
-    if (h->evals_version != h->params.version)
-        forget_evals(h);
-    age_history(h);
-    reset_killers(h);
-    init_root(h);
-    eval_prepare(&h->pos, &h->params);
+    start_search(h);
     return 1;
 }
 
@@ -1437,12 +1443,7 @@ void search_go(Search *s, const Position *pos, const SearchLimits *lim, SearchRe
         return; /* out of memory: no move */
     }
     tt_new_search(s->tt);
-    if (s->evals_version != s->params.version)
-        forget_evals(s);
-    age_history(s);
-    reset_killers(s);
-    init_root(s);
-    eval_prepare(&s->pos, &s->params);
+    start_search(s);
     for (int i = 0; i < s->nhelpers; i++)
         s->helpers[i]->nodes = 0;
 #if defined(RC_THREADS)
