@@ -206,8 +206,7 @@ class Engine:
     ``level`` is 1 (a beginner) to 20 (full strength, the default); ``elo`` instead picks
     the level nearest to a standard-chess rating. ``hash_mb`` sizes the hash table;
     ``threads`` is how many threads a search runs on (1, the default; see :attr:`threads`).
-    ``seed``
-    makes the weak levels' choices repeatable. ``evaluation`` is ``"auto"`` (the default:
+    ``seed`` makes the weak levels' choices repeatable. ``evaluation`` is ``"auto"`` (the default:
     each game's net bundled with the package, the hand-written evaluation for a game without
     one), ``"classic"`` (the hand-written evaluation) or ``"nnue"`` (a net: ``eval_file``,
     else the one bundled for the game; see :meth:`set_evaluation`).
@@ -235,9 +234,9 @@ class Engine:
             # tunables, so self-play can compare a change without a rebuild
             name, _, value = item.partition("=")
             self._search.set_param(name.strip(), int(value))
-        self._search.set_threads(threads)
         self._hash_mb = hash_mb
         self._lock = threading.Lock()
+        self.threads = threads
         self._ticket_lock = threading.Lock()
         self._tickets: list[int] = []  # searches running or about to, oldest first
         self._rng = random.Random(seed)
@@ -293,7 +292,8 @@ class Engine:
         """How many threads a search runs on, 1 to 64 (Lazy SMP: helper threads search the
         same position and share the hash table). A search with a node budget, as the lower
         levels and ``Limit(nodes=...)`` use, runs on one thread so that it stays repeatable;
-        more threads make a timed search deeper but its choice varies from run to run."""
+        more threads make a timed search stronger (docs/strength.md) but its choice varies
+        from run to run. ``ValueError`` outside 1 to 64."""
         return self._search.threads
 
     @threads.setter

@@ -255,6 +255,8 @@ def test_threads_setting() -> None:
     assert engine.threads == 1
     with pytest.raises(ValueError, match="thread count 0"):
         Engine(threads=0)
+    with pytest.raises(ValueError, match="threads must be an int"):
+        Engine(threads=2.0)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("variant", ["chess", "royal"])

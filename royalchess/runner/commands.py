@@ -208,9 +208,8 @@ def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "engines, on local worker processes or a Ray cluster, with W/D/L, pentanomial "
         "pairs, Elo with its 95% interval, LOS and an optional SPRT that stops the match "
         "when it decides. ENGINE: royalchess[:level=N,elo=E,hash=MB,threads=N,param.NAME=V,"
-        "name=X] "
-        "(the built-in engine) or uci[OPTION=V,...,name=X]:COMMAND (any UCI engine; a "
-        "path alone also works). Games go to the PGN file as they end.",
+        "name=X] (the built-in engine) or uci[OPTION=V,...,name=X]:COMMAND (any UCI engine; "
+        "a path alone also works). Games go to the PGN file as they end.",
     )
     parser.add_argument("engines", nargs=2, metavar="ENGINE", help="the two engines")
     parser.add_argument("--variant", choices=("chess", "royal"), default="chess")

@@ -157,8 +157,7 @@ class EngineSpec:
             else:
                 raise ValueError(
                     f"unknown royalchess option {key!r}: level, elo, hash, threads, nodes, "
-                    "param.NAME, "
-                    "evalfile, eval or name"
+                    "param.NAME, evalfile, eval or name"
                 )
         keys = dict(options)
         if keys.get("eval") == "classic" and "evalfile" in keys:
