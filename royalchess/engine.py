@@ -47,6 +47,9 @@ _MATE_CP = 100_000
 EVALUATIONS = ("auto", "classic", "nnue")
 """What :meth:`Engine.set_evaluation` accepts."""
 
+MAX_THREADS = 64
+"""The most threads :attr:`Engine.threads` takes (the core's SEARCH_MAX_THREADS)."""
+
 TRANSPORT_OVERHEAD = 0.02
 """Seconds of the time limit :meth:`Engine.search` keeps in hand by default for the transport."""
 

@@ -22,7 +22,7 @@ from typing import BinaryIO, TextIO
 
 from royalchess import __version__
 from royalchess.board import Board
-from royalchess.engine import Engine, Info, Limit
+from royalchess.engine import MAX_THREADS, Engine, Info, Limit
 from royalchess.errors import ChessError
 from royalchess.levels import LEVEL_ELO, MAX_LEVEL, MIN_LEVEL, level_for_elo
 from royalchess.move import Move
@@ -42,7 +42,6 @@ class _Options:
 
     def __init__(self) -> None:
         self.hash_mb = 16
-        self.threads = 1
         self.multipv = 1
         self.skill = MAX_LEVEL
         self.limit_strength = False
@@ -62,7 +61,7 @@ def _option_lines() -> list[str]:
     return [
         "option name Hash type spin default 16 min 1 max 4096",
         "option name Clear Hash type button",
-        "option name Threads type spin default 1 min 1 max 64",
+        f"option name Threads type spin default 1 min 1 max {MAX_THREADS}",
         "option name MultiPV type spin default 1 min 1 max 64",
         f"option name Skill Level type spin default {MAX_LEVEL} min {MIN_LEVEL} max {MAX_LEVEL}",
         "option name UCI_LimitStrength type check default false",
@@ -195,10 +194,9 @@ class UciServer:
             self._engine.hash_mb = mb
             opts.hash_mb = mb
         elif name == "threads":
-            n = _spin(value, 1, 64, name)
+            n = _spin(value, 1, MAX_THREADS, name)
             self._finish_search()
             self._engine.threads = n
-            opts.threads = n
         elif name == "clear hash":
             self._finish_search()
             self._engine.new_game()

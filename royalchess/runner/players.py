@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Protocol
 
 from royalchess.board import Board
-from royalchess.engine import EVALUATIONS, TRANSPORT_OVERHEAD, Engine, Limit
+from royalchess.engine import EVALUATIONS, MAX_THREADS, TRANSPORT_OVERHEAD, Engine, Limit
 from royalchess.errors import ChessError
 from royalchess.move import Move
 from royalchess.runner.uciclient import UciEngine, UciError, UciTimeout
@@ -142,8 +142,8 @@ class EngineSpec:
                     raise ValueError(f"royalchess option {key}={value!r}: not an integer") from None
                 if key == "nodes" and number < 1:
                     raise ValueError(f"royalchess option nodes={value!r}: at least 1")
-                if key == "threads" and not 1 <= number <= 64:
-                    raise ValueError(f"royalchess option threads={value!r}: 1 to 64")
+                if key == "threads" and not 1 <= number <= MAX_THREADS:
+                    raise ValueError(f"royalchess option threads={value!r}: 1 to {MAX_THREADS}")
                 options.append((key, value))
             elif key == "evalfile":
                 options.append((key, value))

@@ -1263,13 +1263,18 @@ int search_threads(const Search *s)
     return 1 + s->nhelpers;
 }
 
+static void reset_killers(Search *s)
+{
+    for (int i = 0; i < MAX_PLY + 4; i++)
+        s->stack[i].killers[0] = s->stack[i].killers[1] = 0;
+}
+
 static void clear_learnt(Search *s)
 {
     forget_evals(s);
     memset(&s->order, 0, sizeof s->order);
     memset(s->corr, 0, sizeof s->corr);
-    for (int i = 0; i < MAX_PLY + 4; i++)
-        s->stack[i].killers[0] = s->stack[i].killers[1] = 0;
+    reset_killers(s);
 }
 
 void search_clear(Search *s)
@@ -1347,12 +1352,6 @@ static void age_history(Search *s)
         for (size_t i = 0; i < sizeof s->order.cont / sizeof *c; i++)
             c[i] = (int16_t)(c[i] / 2);
     }
-}
-
-static void reset_killers(Search *s)
-{
-    for (int i = 0; i < MAX_PLY + 4; i++)
-        s->stack[i].killers[0] = s->stack[i].killers[1] = 0;
 }
 
 /* What every search, main or helper, does once its position is in place. */
