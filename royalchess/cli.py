@@ -186,6 +186,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         open_browser=not args.no_browser,
         token=args.token,
         max_body=args.max_body,
+        threads=args.threads,
     )
 
 
@@ -274,9 +275,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``royalchess`` command with *argv* (default: ``sys.argv[1:]``)."""
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
+        argv = ["serve", *argv]  # no command: the web app ('royalchess --port 8001' too)
     args = parser.parse_args(argv)
-    if args.command is None:  # no command: the web app with its defaults
-        args = parser.parse_args(["serve", *(argv or [])])
     handler: Handler = args.handler
     try:
         return handler(args)

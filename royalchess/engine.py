@@ -15,6 +15,7 @@ Python threads go on, and it can be stopped from any thread.
 
 from __future__ import annotations
 
+import argparse
 import math
 import os
 import queue
@@ -49,6 +50,19 @@ EVALUATIONS = ("auto", "classic", "nnue")
 
 MAX_THREADS = 64
 """The most threads :attr:`Engine.threads` takes (the core's SEARCH_MAX_THREADS)."""
+
+
+def thread_count(text: str) -> int:
+    """Parse a ``--threads`` option (``royalchess serve``, ``royalchess play``): a whole
+    number from 1 to :data:`MAX_THREADS`, else :class:`argparse.ArgumentTypeError`."""
+    digits = text.isascii() and text.isdigit() and len(text) <= 4
+    threads = int(text) if digits else 0
+    if not 1 <= threads <= MAX_THREADS:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of threads from 1 to {MAX_THREADS}, not {text!r}"
+        )
+    return threads
+
 
 TRANSPORT_OVERHEAD = 0.02
 """Seconds of the time limit :meth:`Engine.search` keeps in hand by default for the transport."""

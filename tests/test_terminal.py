@@ -234,6 +234,15 @@ def test_against_the_computer_through_a_pipe(tmp_path: Path) -> None:
     assert f"Moves: 1. e4 {reply.group(1)}\n" in out
 
 
+def test_full_strength_on_two_threads_through_a_pipe(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    out = piped(
+        tmp_path, db, ["e4", "hint", "quit"], "--color", "white", "--level", "20", "--threads", "2"
+    )
+    assert re.search(r"The computer plays 1\.\.\. " + SAN, out)
+    assert re.search(r"Hint: \S+ \(\w+\)", out)
+
+
 def test_royal_chess_through_a_pipe_and_resumed(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     out = piped(tmp_path, db, ["b8", *ROYAL_LINE], "--variant", "royal", "--fen", ROYAL_FEN)
@@ -286,6 +295,13 @@ def test_bad_level(capsys: pytest.CaptureFixture[str], level: str) -> None:
     with pytest.raises(SystemExit):
         main(["play", "--level", level])
     assert "invalid level" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("threads", ["0", "65", "x"])
+def test_bad_threads(capsys: pytest.CaptureFixture[str], threads: str) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "--threads", threads])
+    assert "argument --threads: expected a whole number of threads" in capsys.readouterr().err
 
 
 # -- in-process: the rules of the commands ---------------------------------------------------

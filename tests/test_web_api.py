@@ -564,16 +564,82 @@ def test_command_line_serves_by_default(monkeypatch: pytest.MonkeyPatch) -> None
         *,
         token: str | None = None,
         max_body: int = 0,
+        threads: int = 1,
     ) -> int:
-        calls.append((host, port, db, open_browser, token, max_body))
+        calls.append((host, port, db, open_browser, token, max_body, threads))
         return 0
 
     monkeypatch.setattr(server, "serve", fake_serve)
     assert cli.main([]) == 0
     assert cli.main(["serve", "--port", "8123", "--db", "x.db", "--no-browser"]) == 0
     assert cli.main(["serve", "--token", "s3cret-token", "--max-body", "5000"]) == 0
+    # without the command word, options go to serve
+    assert cli.main(["--port", "8124", "--threads", "2", "--no-browser"]) == 0
     assert calls == [
-        ("127.0.0.1", 8000, None, True, None, 1_000_000),
-        ("127.0.0.1", 8123, "x.db", False, None, 1_000_000),
-        ("127.0.0.1", 8000, None, True, "s3cret-token", 5000),
+        ("127.0.0.1", 8000, None, True, None, 1_000_000, 1),
+        ("127.0.0.1", 8123, "x.db", False, None, 1_000_000, 1),
+        ("127.0.0.1", 8000, None, True, "s3cret-token", 5000, 1),
+        ("127.0.0.1", 8124, None, False, None, 1_000_000, 2),
     ]
+
+
+@pytest.mark.parametrize("value", ["0", "65", "two", "-1", "2.5", "", "\u00b2", "9" * 5000])
+def test_bad_thread_counts_are_refused_by_name(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from royalchess import cli
+
+    for argv in (["--threads", value], ["serve", "--threads", value]):
+        with pytest.raises(SystemExit) as exc:
+            cli.main(argv)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert "argument --threads: expected a whole number of threads from 1 to 64" in err
+
+
+def test_serve_gives_its_computer_the_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+
+    from royalchess.web import server
+
+    made: list[Any] = []
+
+    class FakeServer:
+        def __init__(self, config: Any) -> None:
+            made.append(config.app)
+
+        def run(self) -> None:
+            pass
+
+    def recording_app(**kwargs: Any) -> Any:
+        made.append(kwargs["computer"])
+        return object()
+
+    monkeypatch.setattr(uvicorn, "Server", FakeServer)
+    monkeypatch.setattr("royalchess.web.app.create_app", recording_app)
+    assert server.serve("127.0.0.1", 8000, str(tmp_path / "g.db"), False, threads=3) == 0
+    assert made[0].threads == 3
+
+
+def test_computer_searches_on_its_threads() -> None:
+    from royalchess.board import Board
+    from royalchess.engine import Engine
+
+    engines: list[Engine] = []
+
+    def factory(level: int) -> Engine:
+        engines.append(Engine(level=level))
+        return engines[-1]
+
+    computer = Computer(factory, threads=2)
+    board = Board()
+    assert computer.hint(board) in board.legal_moves
+    assert computer.play(board, 20) in board.legal_moves
+    assert computer.play(board, 5) in board.legal_moves
+    assert [e.threads for e in engines] == [2]  # one engine, reused, on two threads
+    assert Computer().threads == 1
+    for bad in (0, 65, 2.0, True, "2"):
+        with pytest.raises(ValueError, match="threads must be an int from 1 to 64"):
+            Computer(threads=bad)  # type: ignore[arg-type]

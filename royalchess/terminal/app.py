@@ -20,6 +20,7 @@ from typing import BinaryIO
 from royalchess import archive
 from royalchess.board import Board
 from royalchess.clock import PRESETS, TimeControl, TimeControlError, parse_time_control
+from royalchess.engine import thread_count
 from royalchess.session import GameError
 from royalchess.store import GameNotFoundError, GameRecord, GameStore, default_db_path
 from royalchess.terminal.game import (
@@ -96,6 +97,14 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     )
     who.add_argument(
         "--two-players", action="store_true", help="two players at one terminal, no computer"
+    )
+    who.add_argument(
+        "--threads",
+        metavar="N",
+        type=thread_count,
+        default=1,
+        help="threads for the computer's searches at full strength: level 20 and hints "
+        "(1; levels 1-19 always use one)",
     )
     who.add_argument(
         "--clock",
@@ -273,7 +282,7 @@ def run(args: argparse.Namespace, make_board: Callable[[], Board]) -> int:
             if interactive
             else PlainScreen(echo=not sys.stdin.isatty(), unicode=args.unicode)
         )
-        game = TerminalGame(screen, store=store)
+        game = TerminalGame(screen, store=store, threads=args.threads)
         try:
             if not _set_up(game, args, board, store, interactive, position_given):
                 return 0

@@ -131,8 +131,8 @@ class TerminalGame:
     """A game at the terminal: moves and commands read from *screen*, saved in *store*.
 
     *store* ``None`` keeps nothing. *computer* is the engine adapter (by default the web
-    app's :class:`~royalchess.web.computer.Computer`, created when first needed, so the
-    levels play the same in both).
+    app's :class:`~royalchess.web.computer.Computer` on *threads* threads a search, created
+    when first needed, so the levels play the same in both).
     """
 
     def __init__(
@@ -141,11 +141,13 @@ class TerminalGame:
         *,
         store: GameStore | None = None,
         computer: Any = None,
+        threads: int = 1,
         now: Now = time.time,
     ) -> None:
         self.screen = screen
         self.store = store
         self._computer = computer
+        self._threads = threads
         self.now = now
         """The clocks' time source (wall time; a fake one in tests)."""
         self.orientation = WHITE
@@ -267,7 +269,7 @@ class TerminalGame:
         if self._computer is None:
             from royalchess.web.computer import Computer
 
-            self._computer = Computer()
+            self._computer = Computer(threads=self._threads)
         return self._computer
 
     # -- the screen -----------------------------------------------------------------------

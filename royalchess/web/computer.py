@@ -8,6 +8,9 @@ engine's stop answers within about a millisecond) and the move they found is not
 (:class:`SearchStopped`). A search is also bounded by its level's time limit, so a search
 nobody waits for any more ends by itself. At most *searches* run at once (the machine has
 only so many cores); more wait for a free engine, and a stop reaches them while they wait.
+Each search runs on *threads* threads (``--threads`` of ``royalchess serve`` and ``royalchess
+play``); only searches without a node budget use more than one: level 20, hints, evaluations
+and analysis (levels 1-19 stop by their node budgets, which always run on one thread).
 """
 
 from __future__ import annotations
@@ -51,6 +54,13 @@ HINT_TIME = 0.5
 """Seconds spent on a hint or an evaluation."""
 
 
+def _max_threads() -> int:
+    # imported when asked, as the engine itself: the default needs no engine module
+    from royalchess.engine import MAX_THREADS
+
+    return MAX_THREADS
+
+
 @dataclass(eq=False)
 class Ticket:
     """One search: the game it is for, and whether it was stopped. Made by the caller
@@ -66,10 +76,15 @@ class Computer:
     """Plays, hints and evaluates with :class:`royalchess.engine.Engine`.
 
     *factory* builds an engine (``Engine`` by default, called as ``factory(level=n)``).
-    *searches* is how many searches may run at once.
+    *searches* is how many searches may run at once, *threads* how many threads each runs
+    on (1 to ``royalchess.engine.MAX_THREADS``; ValueError otherwise).
     """
 
-    def __init__(self, factory: Any = None, *, searches: int = 4) -> None:
+    def __init__(self, factory: Any = None, *, searches: int = 4, threads: int = 1) -> None:
+        if type(threads) is not int or not (threads == 1 or 1 < threads <= _max_threads()):
+            raise ValueError(f"threads must be an int from 1 to {_max_threads()}, not {threads!r}")
+        self.threads = threads
+        """Threads per search (set at creation)."""
         self._factory = factory
         self._idle: list[Any] = []
         self._running: set[Ticket] = set()
@@ -111,7 +126,10 @@ class Computer:
             except ImportError as exc:
                 raise EngineUnavailableError(f"the engine is not available: {exc}") from None
             factory = Engine
-        return factory(level=20)
+        engine = factory(level=20)
+        if self.threads != 1:
+            engine.threads = self.threads
+        return engine
 
     def _run(self, ticket: Ticket | None, game: int | None, work: Callable[[Any, int], T]) -> T:
         """Run *work(engine, engine_ticket)* on an engine of the pool for *ticket* (a new one for *game*

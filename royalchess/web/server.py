@@ -10,6 +10,7 @@ import sys
 import threading
 import webbrowser
 
+from royalchess.engine import thread_count
 from royalchess.store import GameStore, default_db_path
 from royalchess.web.security import DEFAULT_MAX_BODY, Policy, is_loopback
 
@@ -35,6 +36,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=_token,
         help="the secret every client must show (default: none on 127.0.0.1; a new random "
         "one each start when --host is not a loopback address)",
+    )
+    parser.add_argument(
+        "--threads",
+        metavar="N",
+        type=thread_count,
+        default=1,
+        help="threads for each search of the computer at full strength: level 20, hints, "
+        "evaluations, analysis (1; levels 1-19 always use one)",
     )
     parser.add_argument(
         "--max-body",
@@ -92,21 +101,24 @@ def serve(
     *,
     token: str | None = None,
     max_body: int = DEFAULT_MAX_BODY,
+    threads: int = 1,
 ) -> int:
     """Serve the app until interrupted; return the exit status.
 
     Beyond loopback (``--host 0.0.0.0`` or a LAN address) every client needs the token
-    (*token*, or a new random one); the printed URL carries it.
+    (*token*, or a new random one); the printed URL carries it. *threads* is how many
+    threads each full-strength search of the computer runs on.
     """
     import uvicorn
 
     from royalchess.web.app import create_app
+    from royalchess.web.computer import Computer
 
     if token is None and not is_loopback(host):
         token = secrets.token_urlsafe(24)
     store = GameStore(db)
     policy = Policy(host=host, port=port, token=token, max_body=max_body)
-    app = create_app(store=store, policy=policy)
+    app = create_app(store=store, policy=policy, computer=Computer(threads=threads))
     wildcard = host in ("0.0.0.0", "::", "")
     shown = f"[{host}]" if ":" in host else host
     query = "" if token is None else f"?token={token}"
