@@ -437,3 +437,47 @@ def test_rescale_sets_the_output_scale_and_init_keeps_it(tmp_path: Path) -> None
     with pytest.raises(SystemExit):
         rescale_main([str(tmp_path / "none.nnue"), str(tmp_path / "bad.nnue"), "--scale", "300"])
     assert not (tmp_path / "bad.nnue").exists()
+
+
+def test_widen_keeps_every_evaluation_and_trains_on(tmp_path: Path) -> None:
+    """python -m train.widen copies neurons and splits their output weights: the wider net
+    evaluates as the old one did, to the centipawn, in the C core; --noise moves it only a
+    little; training goes on from it (--init) at its new size; bad sizes are named."""
+    from royalchess.nnue import bundled_net, read_net
+    from train.widen import main as widen_main
+
+    path = tmp_path / "data.bin"
+    make_datagen_file(path, "chess", games=6, seed=33)
+    fens = [p.fen for p in read_positions(path)]
+    shipped = bundled_net("chess")
+    assert shipped is not None
+    wide, noisy = tmp_path / "wide.nnue", tmp_path / "noisy.nnue"
+    assert widen_main([str(shipped), str(wide), "--hidden", "384"]) == 0
+    assert widen_main([str(shipped), str(noisy), "--hidden", "384", "--noise", "4"]) == 0
+    before = read_net(shipped)
+    after = read_net(wide)
+    assert (after.hidden, after.buckets, after.scale) == (384, before.buckets, before.scale)
+    old, new, jittered = (load_net(p, "chess") for p in (shipped, wide, noisy))
+    values = [old.evaluate(f) for f in fens]
+    assert len(set(values)) > 20  # the check below compares real evaluations
+    assert [new.evaluate(f) for f in fens] == values
+    assert [jittered.evaluate(f) for f in fens] != values
+    drift = [abs(jittered.evaluate(f) - v) for f, v in zip(fens, values, strict=True)]
+    assert sum(drift) / len(drift) <= 0.05 * sum(map(abs, values)) / len(values)
+
+    small, grown, trained = (tmp_path / n for n in ("small.nnue", "grown.nnue", "trained.nnue"))
+    argv = [str(path), "--epochs", "1", "--batch", "64", "--validation", "0", "--lr", "3e-3"]
+    assert train_main([*argv, "-o", str(small), "--hidden", "16", "--buckets", "2"]) == 0
+    assert widen_main([str(small), str(grown), "--hidden", "32"]) == 0
+    assert [load_net(grown, "chess").evaluate(f) for f in fens] == [
+        load_net(small, "chess").evaluate(f) for f in fens
+    ]
+    assert train_main([*argv, "-o", str(trained), "--init", str(grown), "--lr", "1e-4"]) == 0
+    assert read_net(trained).hidden == 32
+
+    for bad in ("16", "40", "48", "8"):
+        with pytest.raises(SystemExit):
+            widen_main([str(small), str(tmp_path / "bad.nnue"), "--hidden", bad])
+    with pytest.raises(SystemExit):
+        widen_main([str(tmp_path / "none.nnue"), str(tmp_path / "bad.nnue"), "--hidden", "32"])
+    assert not (tmp_path / "bad.nnue").exists()
