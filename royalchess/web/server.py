@@ -116,9 +116,10 @@ def serve(
 
     if token is None and not is_loopback(host):
         token = secrets.token_urlsafe(24)
+    computer = Computer(threads=threads)  # a bad count is refused before the store opens
     store = GameStore(db)
     policy = Policy(host=host, port=port, token=token, max_body=max_body)
-    app = create_app(store=store, policy=policy, computer=Computer(threads=threads))
+    app = create_app(store=store, policy=policy, computer=computer)
     wildcard = host in ("0.0.0.0", "::", "")
     shown = f"[{host}]" if ":" in host else host
     query = "" if token is None else f"?token={token}"
