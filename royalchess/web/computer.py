@@ -54,13 +54,6 @@ HINT_TIME = 0.5
 """Seconds spent on a hint or an evaluation."""
 
 
-def _max_threads() -> int:
-    # imported when asked, as the engine itself: the default needs no engine module
-    from royalchess.engine import MAX_THREADS
-
-    return MAX_THREADS
-
-
 @dataclass(eq=False)
 class Ticket:
     """One search: the game it is for, and whether it was stopped. Made by the caller
@@ -81,8 +74,10 @@ class Computer:
     """
 
     def __init__(self, factory: Any = None, *, searches: int = 4, threads: int = 1) -> None:
-        if type(threads) is not int or not (threads == 1 or 1 < threads <= _max_threads()):
-            raise ValueError(f"threads must be an int from 1 to {_max_threads()}, not {threads!r}")
+        from royalchess.engine import MAX_THREADS  # imported when needed, as Engine below
+
+        if type(threads) is not int or not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be an int from 1 to {MAX_THREADS}, not {threads!r}")
         self.threads = threads
         """Threads per search (set at creation)."""
         self._factory = factory
