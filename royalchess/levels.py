@@ -91,16 +91,16 @@ LEVEL_ELO: dict[int, int] = {
     8: 1125,
     9: 1310,
     10: 1420,
-    11: 1450,
-    12: 1610,
-    13: 1675,
-    14: 1725,
-    15: 1820,
-    16: 1900,
-    17: 1945,
-    18: 2000,
-    19: 2020,
-    20: 2165,
+    11: 1455,
+    12: 1615,
+    13: 1685,
+    14: 1735,
+    15: 1825,
+    16: 1905,
+    17: 1950,
+    18: 2005,
+    19: 2025,
+    20: 2170,
 }
 """Standard-chess rating of each level at 100 ms per move, on Stockfish 15.1's ``UCI_Elo``
 scale, measured 2026-12-02 (bench signature 2034922): levels 7-10, 12, 13, 16, 19 and 20
@@ -115,8 +115,8 @@ eighth (the same anchors, pooled over the four nets' 400 games; level 20 over fi
 and that night with the eleventh (pooled over five nets' 500 games; level 20 over six nets' 600),
 and later that night with the eleventh at 0.8x its output scale (six nets' 600; level 20 700),
 and 2026-12-07 with the twelfth (seven nets' 700; level 20 800), the thirteenth (eight nets'
-800; level 20 900), the fourteenth (nine nets' 900; level 20 1,000) and the fifteenth (ten
-nets' 1,000; level 20 1,100)."""
+800; level 20 900), the fourteenth (nine nets' 900; level 20 1,000), the fifteenth (ten
+nets' 1,000; level 20 1,100) and the sixteenth (eleven nets' 1,100; level 20 1,200)."""
 
 
 def level_settings(level: int) -> LevelSettings:
